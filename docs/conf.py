@@ -1,0 +1,106 @@
+"""Sphinx configuration of the rnndoc book (MyST-NB chapters, sphinx-book-theme)."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import shutil
+import sys
+from pathlib import Path
+
+import rnndoc
+
+DOCS = Path(__file__).parent
+ROOT = DOCS.parent
+BUILD = DOCS / "_build"
+
+project = "rnndoc"
+author = "The rnndoc authors"
+copyright = "2026, the rnndoc authors"
+release = version = rnndoc.__version__
+
+extensions = [
+    "myst_nb",
+    "sphinx.ext.autodoc",
+    "numpydoc",
+    "sphinx.ext.doctest",
+    "sphinx.ext.mathjax",
+    "sphinx_copybutton",
+    "sphinxcontrib.bibtex",
+]
+bibtex_bibfiles = ["references.bib"]
+bibtex_default_style = "plain"
+bibtex_reference_style = "author_year"
+exclude_patterns = ["_build", "jupyter_execute", ".jupyter_cache", "**.ipynb_checkpoints", "README.md"]
+
+# --- strictness: every warning fails the build (sphinx-build -n -W) -------------------
+nitpicky = True
+# Intersphinx inventories cannot be fetched here, so third-party types in signatures and
+# docstrings cannot resolve; the chapters link to their documentation in plain links.
+nitpick_ignore_regex = [
+    ("py:class", r"(torch|sympy|argparse)\..*"),
+    ("py:class", r"(Tensor|Expr|Matrix|Float)"),
+    ("py:class", r"collections\.abc\..*"),
+    ("py:class", r"(Numbers|Vector|Matrix)"),  # rnndoc's own type aliases
+]
+
+# --- notebooks: executed at build time, failures fatal, tracebacks in the log ---------
+nb_execution_mode = "cache"
+nb_execution_raise_on_error = True
+nb_execution_show_tb = True
+nb_execution_timeout = 120
+nb_merge_streams = True
+nb_render_markdown_format = "myst"  # tables and math in Markdown outputs
+# sympy's text/latex output is typeset by MathJax; rank it above the PNG fallback.
+nb_mime_priority_overrides = [("html", "text/latex", 5)]
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
+myst_heading_anchors = 3
+
+
+def _package_key() -> str:
+    """A hash of everything a chapter's outputs depend on besides its own cells.
+
+    myst-nb's execution cache keys on cell source only; keying the cache folder on the
+    package source and the library versions re-executes every chapter when any of them
+    changes (a changed config value also makes Sphinx re-read every page).
+    """
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "src" / "rnndoc").rglob("*.py")):
+        digest.update(path.relative_to(ROOT).as_posix().encode())
+        digest.update(path.read_bytes())
+    for dist in ("torch", "sympy", "matplotlib", "myst-nb", "numpy"):
+        digest.update(f"{dist}=={importlib.metadata.version(dist)}".encode())
+    digest.update(sys.version.encode())
+    return digest.hexdigest()[:16]
+
+
+_CACHES = BUILD / ".jupyter_cache"
+nb_execution_cache_path = str(_CACHES / _package_key())
+if _CACHES.is_dir():  # drop caches of earlier package versions
+    for stale in _CACHES.iterdir():
+        if stale.name != Path(nb_execution_cache_path).name:
+            shutil.rmtree(stale, ignore_errors=True)
+
+# Number equations and figures per chapter: (1.2) is chapter 1's second equation.
+numfig = True
+math_numfig = True
+numfig_secnum_depth = 1
+math_eqref_format = "({number})"
+
+# --- API reference ------------------------------------------------------------------
+autodoc_member_order = "bysource"
+autodoc_typehints = "none"  # the numpydoc sections give types with shapes
+autodoc_default_options = {"members": True, "show-inheritance": False}
+numpydoc_show_class_members = False  # autodoc lists the members; avoid duplicates
+numpydoc_xref_param_type = False  # types carry shapes ("Tensor, shape (N, H)"): plain text
+numpydoc_attributes_as_param_list = True
+doctest_test_doctest_blocks = "default"
+
+# --- HTML -------------------------------------------------------------------------
+html_theme = "sphinx_book_theme"
+html_title = "rnndoc: recurrent networks, derived and proven"
+html_theme_options = {
+    "show_toc_level": 2,
+    "use_download_button": True,
+}
+html_last_updated_fmt = None

@@ -1,0 +1,78 @@
+"""Sessions for building the book and testing the package.
+
+Run ``nox -s tests`` or ``nox -s docs`` (see the README). Every session installs a
+pinned CPU build of torch first: ``RNNDOC_TORCH`` overrides the requirement (for
+example ``RNNDOC_TORCH="torch==2.14.1"``). The ``venv`` backend is used on purpose:
+uv ignores the local CPU torch wheel and would download a multi-GB CUDA build.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import nox
+
+nox.needs_version = ">=2024.10.9"
+nox.options.default_venv_backend = "venv"
+nox.options.sessions = ["lint", "tests", "docs"]
+
+ROOT = Path(__file__).parent
+DOCS = ROOT / "docs"
+BUILD = DOCS / "_build"
+PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
+#: The torch the book's numbers were checked with; override with RNNDOC_TORCH.
+TORCH = os.environ.get("RNNDOC_TORCH", "torch==2.13.0")
+
+
+def _install(session: nox.Session, *groups: str) -> None:
+    """Install the pinned torch, then the package (editable) with the given dependency groups."""
+    session.install(TORCH)
+    requirements = [req for group in groups for req in nox.project.dependency_groups(PYPROJECT, group)]
+    session.install("-e", ".", *requirements)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """Check style and formatting with ruff (no changes are made)."""
+    session.install(*nox.project.dependency_groups(PYPROJECT, "lint"))
+    session.run("ruff", "check", *session.posargs)
+    session.run("ruff", "format", "--check", *session.posargs)
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """Run the unit tests, the property-based tests and the package's doctests (pytest)."""
+    _install(session, "test")
+    session.run("pytest", *session.posargs)
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """Run the package's doctests, then build the executed HTML book into docs/_build/html.
+
+    Strict: any warning, broken reference, failing cell or failing doctest fails the
+    session. Pass ``--clean`` after ``--`` for a cold build (removes docs/_build,
+    including the execution cache); other arguments go to both sphinx-build calls.
+    """
+    _install(session, "docs")
+    args = list(session.posargs)
+    if "--clean" in args:
+        args.remove("--clean")
+        shutil.rmtree(BUILD, ignore_errors=True)
+    common = ["-n", "-W", "--keep-going", "-T", "-d", str(BUILD / "doctrees"), *args]
+    # The doctest builder runs every >>> example in the API pages (the package's docstrings).
+    session.run("sphinx-build", "-b", "doctest", *common, str(DOCS), str(BUILD / "doctest"))
+    session.run("sphinx-build", "-b", "html", *common, str(DOCS), str(BUILD / "html"))
+    session.log(f"The book is in {BUILD / 'html' / 'index.html'}")
+
+
+@nox.session(default=False)
+def serve(session: nox.Session) -> None:
+    """Serve the built book on http://127.0.0.1:8000 (build it first with ``nox -s docs``)."""
+    if not (BUILD / "html" / "index.html").exists():
+        session.error("No built book: run `nox -s docs` first.")
+    session.run(
+        "python", "-m", "http.server", "8000", "--bind", "127.0.0.1", "--directory", str(BUILD / "html")
+    )

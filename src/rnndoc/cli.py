@@ -1,0 +1,110 @@
+"""The ``rnndoc`` command line (also ``python -m rnndoc``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+from .checks import FINITE_DIFF_EPS
+
+__all__ = ["build_parser", "main"]
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number such as 1e-6, got {text!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"expected a positive finite number, got {text!r}")
+    return value
+
+
+def _indent(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of spaces, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more spaces, got {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser, with one subcommand per report.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+    """
+    parser = argparse.ArgumentParser(
+        prog="rnndoc",
+        description="Executable checks behind the rnndoc book on recurrent networks.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    mechanics = commands.add_parser(
+        "mechanics",
+        help="print the hand-set RNN's forward pass and BPTT gradients as JSON",
+        description=(
+            "Run the hand-set two-unit tanh RNN (float64, CPU) and print a JSON report: the loss, "
+            "the forward pass (preactivations and hidden states), the gradients of the loss with respect "
+            "to weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0 and h_0, each computed four ways "
+            "(sympy, bptt, autograd, finite_difference) in PyTorch's orientation, the order-sensitivity and "
+            "chunking results, and the environment. Exits with status 1 if a witness disagrees with sympy "
+            "beyond its tolerance (1e-13; 1e-7 for finite differences)."
+        ),
+    )
+    mechanics.add_argument(
+        "--eps",
+        type=_positive_float,
+        default=FINITE_DIFF_EPS,
+        help=f"finite-difference step (default {FINITE_DIFF_EPS:g})",
+    )
+    mechanics.add_argument(
+        "--indent", type=_indent, default=2, help="JSON indentation in spaces (default 2; 0 for one line)"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line and return its exit status.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments after the program name; default ``sys.argv[1:]``.
+
+    Returns
+    -------
+    int
+        0 when every witness agrees with sympy within its tolerance, 1 otherwise.
+
+    Raises
+    ------
+    SystemExit
+        With status 2 and a usage message for bad arguments (argparse).
+
+    Examples
+    --------
+    >>> from rnndoc.cli import build_parser
+    >>> build_parser().parse_args(["mechanics", "--eps", "1e-5"]).eps
+    1e-05
+    """
+    args = build_parser().parse_args(argv)
+    if args.command == "mechanics":
+        from .report import mechanics_report  # noqa: PLC0415 (torch and sympy load only when needed)
+
+        report = mechanics_report(eps=args.eps)
+        print(json.dumps(report, indent=args.indent or None, allow_nan=False))
+        failed = [name for name, check in report["checks"].items() if not check["passed"]]
+        if failed:
+            for name in failed:
+                check = report["checks"][name]
+                print(f"rnndoc: check failed: {name} {check}", file=sys.stderr)
+            return 1
+    return 0

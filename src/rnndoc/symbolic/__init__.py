@@ -1,0 +1,32 @@
+"""sympy: the unrolled network, BPTT derived from the chain rule, and the identity proof."""
+
+from .derivation import (
+    BPTT,
+    GRADIENT_NAMES,
+    DeltaRule,
+    bptt,
+    check_identity,
+    derive_delta_rule,
+    derive_parameter_rules,
+    direct_gradients,
+    evaluate,
+    textbook_delta,
+)
+from .network import Unrolled, symbolic_parameters, symbolic_sequence, unroll
+
+__all__ = [
+    "BPTT",
+    "GRADIENT_NAMES",
+    "DeltaRule",
+    "Unrolled",
+    "bptt",
+    "check_identity",
+    "derive_delta_rule",
+    "derive_parameter_rules",
+    "direct_gradients",
+    "evaluate",
+    "symbolic_parameters",
+    "symbolic_sequence",
+    "textbook_delta",
+    "unroll",
+]

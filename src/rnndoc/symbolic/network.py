@@ -1,0 +1,254 @@
+r"""The unrolled tanh RNN as sympy expressions.
+
+Unrolling the recurrence :math:`h_t = \tanh(W_{ih} x_t + b_{ih} + W_{hh} h_{t-1} + b_{hh})`
+for T steps turns the network into one nested expression per hidden state; the loss
+:math:`L = \tfrac12 \sum_t \sum_k (h_t[k] - y_t[k])^2` is then an ordinary function of
+the parameters, which sympy can differentiate directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import sympy
+
+__all__ = ["Unrolled", "symbolic_parameters", "symbolic_sequence", "unroll"]
+
+#: Parameter names in PyTorch's spelling, with the LaTeX stem of their symbols.
+_STEMS = {
+    "weight_ih_l0": "W^{ih}",
+    "weight_hh_l0": "W^{hh}",
+    "bias_ih_l0": "b^{ih}",
+    "bias_hh_l0": "b^{hh}",
+    "h_0": "h_{0}",
+}
+
+
+def symbolic_parameters(input_size: int = 2, hidden_size: int = 2) -> dict[str, sympy.Matrix]:
+    r"""Real symbols for every parameter of a one-layer tanh RNN, and for h_0.
+
+    Entries are indexed from 0 as in PyTorch (``weight_hh_l0[i, j]`` is
+    :math:`W^{hh}_{ij}`).
+
+    Parameters
+    ----------
+    input_size, hidden_size : int
+        :math:`H_{in}` and :math:`H`, at least 1.
+
+    Returns
+    -------
+    dict of str to sympy.Matrix
+        ``weight_ih_l0`` (H, H_in), ``weight_hh_l0`` (H, H); ``bias_ih_l0``,
+        ``bias_hh_l0`` and ``h_0`` as column vectors (H, 1).
+
+    Raises
+    ------
+    TypeError, ValueError
+        If a size is not a positive int.
+
+    Examples
+    --------
+    >>> from rnndoc.symbolic import symbolic_parameters
+    >>> p = symbolic_parameters()
+    >>> p["weight_hh_l0"]
+    Matrix([
+    [W^{hh}_{00}, W^{hh}_{01}],
+    [W^{hh}_{10}, W^{hh}_{11}]])
+    >>> p["h_0"].shape
+    (2, 1)
+    """
+    _check_size("input_size", input_size)
+    _check_size("hidden_size", hidden_size)
+    shapes = {
+        "weight_ih_l0": (hidden_size, input_size),
+        "weight_hh_l0": (hidden_size, hidden_size),
+        "bias_ih_l0": (hidden_size, 1),
+        "bias_hh_l0": (hidden_size, 1),
+        "h_0": (hidden_size, 1),
+    }
+    out = {}
+    for name, (rows, cols) in shapes.items():
+        stem = _STEMS[name]
+        if name.startswith("weight"):
+            names = [[f"{stem}_{{{i}{j}}}" for j in range(cols)] for i in range(rows)]
+        elif name == "h_0":
+            names = [[f"h_{{0,{i}}}"] for i in range(rows)]
+        else:
+            names = [[f"{stem}_{{{i}}}"] for i in range(rows)]
+        out[name] = sympy.Matrix([[sympy.Symbol(n, real=True) for n in row] for row in names])
+    return out
+
+
+def symbolic_sequence(
+    length: int = 3, input_size: int = 2, hidden_size: int = 2
+) -> tuple[sympy.Matrix, sympy.Matrix]:
+    r"""Real symbols for the inputs :math:`x_t` and targets :math:`y_t`, t = 1 ... length.
+
+    Parameters
+    ----------
+    length, input_size, hidden_size : int
+        L, :math:`H_{in}` and :math:`H`, at least 1.
+
+    Returns
+    -------
+    inputs : sympy.Matrix, shape (L, H_in)
+        Row ``t - 1`` holds :math:`x_t`.
+    targets : sympy.Matrix, shape (L, H)
+        Row ``t - 1`` holds :math:`y_t`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If a size is not a positive int.
+
+    Examples
+    --------
+    >>> from rnndoc.symbolic import symbolic_sequence
+    >>> x, y = symbolic_sequence(length=2)
+    >>> x
+    Matrix([
+    [x_{1,0}, x_{1,1}],
+    [x_{2,0}, x_{2,1}]])
+    """
+    for name, value in (("length", length), ("input_size", input_size), ("hidden_size", hidden_size)):
+        _check_size(name, value)
+    inputs = sympy.Matrix(length, input_size, lambda t, k: sympy.Symbol(f"x_{{{t + 1},{k}}}", real=True))
+    targets = sympy.Matrix(length, hidden_size, lambda t, k: sympy.Symbol(f"y_{{{t + 1},{k}}}", real=True))
+    return inputs, targets
+
+
+def _check_size(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, got {value}")
+
+
+@dataclass(frozen=True)
+class Unrolled:
+    """The unrolled network: every node of the computation graph as an expression.
+
+    Attributes
+    ----------
+    parameters : dict of str to sympy.Matrix
+        As :func:`symbolic_parameters` returns them (symbols or numbers).
+    inputs : list of sympy.Matrix, each (H_in, 1)
+        :math:`x_1 \\dots x_T`.
+    targets : list of sympy.Matrix, each (H, 1)
+        :math:`y_1 \\dots y_T`.
+    preactivations : list of sympy.Matrix, each (H, 1)
+        :math:`a_1 \\dots a_T`, written in the parameters (nested through :math:`h_{t-1}`).
+    hidden : list of sympy.Matrix, each (H, 1)
+        :math:`h_1 \\dots h_T`, :math:`h_t = \\tanh(a_t)`.
+    step_losses : list of sympy.Expr
+        :math:`\\ell_t = \\tfrac12 \\sum_k (h_t[k] - y_t[k])^2`.
+    loss : sympy.Expr
+        :math:`L = \\sum_t \\ell_t`.
+    """
+
+    parameters: dict[str, sympy.Matrix]
+    inputs: list[sympy.Matrix]
+    targets: list[sympy.Matrix]
+    preactivations: list[sympy.Matrix]
+    hidden: list[sympy.Matrix]
+    step_losses: list[sympy.Expr]
+    loss: sympy.Expr
+
+    @property
+    def length(self) -> int:
+        """The number of time steps T."""
+        return len(self.inputs)
+
+
+def unroll(
+    parameters: Mapping[str, sympy.Matrix],
+    inputs: sympy.Matrix | Sequence[Sequence[object]],
+    targets: sympy.Matrix | Sequence[Sequence[object]],
+) -> Unrolled:
+    r"""Unroll the tanh RNN over a sequence and write its loss as one expression.
+
+    .. math::
+
+        a_t = W_{ih} x_t + b_{ih} + W_{hh} h_{t-1} + b_{hh},\quad
+        h_t = \tanh(a_t),\quad
+        L = \tfrac12 \sum_{t=1}^{T} \sum_k (h_t[k] - y_t[k])^2
+
+    Parameters
+    ----------
+    parameters : mapping of str to sympy.Matrix
+        ``weight_ih_l0`` (H, H_in), ``weight_hh_l0`` (H, H), ``bias_ih_l0``,
+        ``bias_hh_l0``, ``h_0`` (H, 1): symbols (:func:`symbolic_parameters`) or exact
+        numbers (:func:`rnndoc.handset.exact`).
+    inputs : sympy.Matrix or nested sequence, shape (T, H_in)
+        One row per time step.
+    targets : sympy.Matrix or nested sequence, shape (at least T, H)
+        Row ``t - 1`` is the target of :math:`h_t`; extra rows are ignored.
+
+    Returns
+    -------
+    Unrolled
+        Every graph node as an expression in the parameters.
+
+    Raises
+    ------
+    ValueError
+        If a parameter is missing or a shape disagrees (the message names the argument,
+        the expected and the actual shape).
+
+    Notes
+    -----
+    Equation as in PyTorch's ``torch.nn.RNN`` documentation; loss as in the book's
+    hand-set example.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from rnndoc.symbolic import symbolic_parameters, unroll
+    >>> net = unroll(symbolic_parameters(input_size=1, hidden_size=1), [[1]], [[0]])
+    >>> net.preactivations[0][0]
+    W^{hh}_{00}*h_{0,0} + W^{ih}_{00} + b^{hh}_{0} + b^{ih}_{0}
+    >>> net.loss
+    tanh(W^{hh}_{00}*h_{0,0} + W^{ih}_{00} + b^{hh}_{0} + b^{ih}_{0})**2/2
+    """
+    missing = [name for name in _STEMS if name not in parameters]
+    if missing:
+        raise ValueError(f"parameters is missing {', '.join(missing)}")
+    weight_ih = sympy.Matrix(parameters["weight_ih_l0"])
+    hidden_size, input_size = weight_ih.shape
+    expected = {
+        "weight_hh_l0": (hidden_size, hidden_size),
+        "bias_ih_l0": (hidden_size, 1),
+        "bias_hh_l0": (hidden_size, 1),
+        "h_0": (hidden_size, 1),
+    }
+    params = {"weight_ih_l0": weight_ih}
+    for name, shape in expected.items():
+        params[name] = sympy.Matrix(parameters[name])
+        if params[name].shape != shape:
+            raise ValueError(f"parameters[{name!r}] must have shape {shape}, got {params[name].shape}")
+    x = sympy.Matrix(inputs)  # (T, H_in)
+    y = sympy.Matrix(targets)  # (>= T, H)
+    if x.shape[1] != input_size:
+        raise ValueError(f"inputs must have shape (T, {input_size}), got {x.shape}")
+    if y.shape[1] != hidden_size or y.shape[0] < x.shape[0]:
+        raise ValueError(f"targets must have shape ({x.shape[0]}, {hidden_size}), got {y.shape}")
+
+    xs = [x[t, :].T for t in range(x.shape[0])]  # each (H_in, 1)
+    ys = [y[t, :].T for t in range(x.shape[0])]  # each (H, 1)
+    h = params["h_0"]
+    preactivations, hidden, step_losses = [], [], []
+    for x_t, y_t in zip(xs, ys, strict=True):
+        # a_t = W_ih x_t + b_ih + W_hh h_{t-1} + b_hh
+        a = (
+            params["weight_ih_l0"] * x_t
+            + params["bias_ih_l0"]
+            + params["weight_hh_l0"] * h
+            + params["bias_hh_l0"]
+        )
+        h = a.applyfunc(sympy.tanh)  # h_t = tanh(a_t), (H, 1)
+        preactivations.append(a)
+        hidden.append(h)
+        # l_t = 1/2 sum_k (h_t[k] - y_t[k])^2
+        step_losses.append(sum((h - y_t).applyfunc(lambda e: e**2)) / 2)
+    return Unrolled(params, xs, ys, preactivations, hidden, step_losses, sum(step_losses))

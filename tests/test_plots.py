@@ -1,0 +1,26 @@
+"""The figures: drawn from the data they are given."""
+
+import pytest
+
+from rnndoc.plots import draw_unrolled, plot_finite_difference_error
+
+
+def test_unrolled_has_a_column_per_step():
+    fig = draw_unrolled("ABCD", [[0.1, 0.2]] * 4)
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert sum(t.startswith("$x_") for t in texts) == 4
+    assert "(0.100, 0.200)" in texts
+
+
+def test_unrolled_rejects_mismatched_hidden():
+    with pytest.raises(ValueError, match="hidden must have shape"):
+        draw_unrolled("AB", [[0.0]])
+
+
+def test_error_plot_is_log_log_with_the_data():
+    fig = plot_finite_difference_error([1e-6, 1e-3], [1e-10, 1e-7], chosen=1e-6)
+    ax = fig.axes[0]
+    assert (ax.get_xscale(), ax.get_yscale()) == ("log", "log")
+    assert list(ax.lines[0].get_xdata()) == [1e-6, 1e-3]
+    with pytest.raises(ValueError, match="error must have length 2"):
+        plot_finite_difference_error([1e-6, 1e-3], [1e-10])
