@@ -94,7 +94,7 @@ def test_hidden_state_loss_value():
             torch.zeros(3, 5, dtype=torch.float64),
             r"inputs must have shape \(L, H_in\) = \(\*, 2\), got \(3, 5\)",
         ),
-        ("h_0", torch.zeros(3, dtype=torch.float64), r"h_0 must have shape \(H,\) = \(2\), got \(3,\)"),
+        ("h_0", torch.zeros(3, dtype=torch.float64), r"h_0 must have shape \(H,\) = \(2,\), got \(3,\)"),
         (
             "targets",
             torch.zeros(2, 2, dtype=torch.float64),
@@ -106,6 +106,12 @@ def test_hidden_state_loss_value():
             "weight_hh must have a floating dtype, got torch.int64",
         ),
         ("bias_ih", [0.0, 0.0], "bias_ih must be a torch.Tensor, got list"),
+        (
+            "inputs",
+            torch.zeros(0, 2, dtype=torch.float64),
+            r"inputs must hold at least one time step, got shape \(0, 2\)",
+        ),
+        ("bias_hh", torch.zeros(2, dtype=torch.float32), "bias_hh must have the dtype of weight_ih"),
     ],
 )
 def test_bad_arguments_are_named(key, value, match):

@@ -53,5 +53,5 @@ def test_shape_errors_name_the_argument(argument, kwargs):
         "bias_ih": [0.0, 0.0],
         "bias_hh": [0.0, 0.0],
     } | kwargs
-    with pytest.raises(ValueError, match=rf"^{argument} must have shape \(.*\), got \("):
+    with pytest.raises(ValueError, match=rf"^{argument} must have shape \(.*\), got "):
         rnn_forward(**args)

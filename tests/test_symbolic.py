@@ -14,6 +14,7 @@ from rnndoc.symbolic import (
     GRADIENT_NAMES,
     bptt,
     check_identity,
+    derivation,
     derive_delta_rule,
     derive_parameter_rules,
     direct_gradients,
@@ -40,12 +41,23 @@ def test_derived_delta_has_the_tanh_derivative():
 
 
 def test_parameter_rules_are_outer_products():
-    rules = derive_parameter_rules(symbolic_parameters(3, 2))
-    assert rules["weight_ih_l0"].shape == (2, 3)
-    assert rules["weight_hh_l0"].shape == (2, 2)
-    assert rules["bias_hh_l0"] == rules["bias_ih_l0"]
-    delta = rules["bias_ih_l0"]
-    assert str(delta[1]) == r"\delta_{t,1}"
+    params = symbolic_parameters(3, 2)
+    rules = derive_parameter_rules(params)
+
+    def column(stem, size):
+        return sympy.Matrix(size, 1, lambda i, _: sympy.Symbol(f"{stem},{i}}}", real=True))
+
+    delta_t, h_prev, x_t = column(r"\delta_{t", 2), column("h_{t-1", 2), column("x_{t", 3)
+    assert rules["weight_hh_l0"] == delta_t * h_prev.T
+    assert rules["weight_ih_l0"] == delta_t * x_t.T
+    assert rules["bias_ih_l0"] == rules["bias_hh_l0"] == delta_t
+    assert (rules["h_0"] - params["weight_hh_l0"].T * delta_t).applyfunc(sympy.expand) == sympy.zeros(2, 1)
+
+
+def test_symbols_are_distinct_for_large_sizes():
+    params = symbolic_parameters(12, 12)
+    symbols = [s for value in params.values() for s in value]
+    assert len(set(symbols)) == len(symbols) == 12 * 12 + 12 * 12 + 3 * 12
 
 
 @pytest.mark.parametrize(
@@ -57,26 +69,48 @@ def test_identity_holds_for_symbolic_everything(input_size, hidden_size, length)
     assert check_identity(net) == sum(len(v) for v in params.values())
 
 
-def test_identity_check_detects_a_wrong_gradient():
+def test_identity_check_detects_a_wrong_recursion(monkeypatch):
+    """check_identity has teeth: with W_hh instead of its transpose in the rule, it fails."""
+    real = derivation.derive_delta_rule
+
+    def transposed_wrongly(weight_hh):
+        rule = real(weight_hh)
+        wrong = (rule.hidden - rule.target + rule.weight_hh * rule.delta_next).multiply_elementwise(
+            rule.hidden.applyfunc(lambda v: 1 - v**2)
+        )
+        return derivation.DeltaRule(wrong, rule.hidden, rule.target, rule.delta_next, rule.weight_hh)
+
+    net = unroll(symbolic_parameters(1, 2), *symbolic_sequence(2, 1, 2))
+    assert check_identity(net) == 12
+    monkeypatch.setattr(derivation, "derive_delta_rule", transposed_wrongly)
+    with pytest.raises(AssertionError, match=r"BPTT and direct differentiation differ at weight_ih_l0\[0\]"):
+        check_identity(net)
+
+
+def test_identity_check_detects_a_missing_loss_term():
     net = unroll(symbolic_parameters(1, 1), [[1], [2]], [[0], [1]])
     wrong = direct_gradients(net, loss=net.step_losses[-1])  # only the last loss term
     right = bptt(net).gradients
     assert sympy.expand(wrong["weight_hh_l0"][0] - right["weight_hh_l0"][0]) != 0
 
 
-@settings(max_examples=15)
+@settings(max_examples=25)
 @given(
     st.integers(1, 3),
     st.integers(1, 3),
-    st.integers(1, 3),
+    st.integers(1, 4),
     st.lists(st.fractions(min_value=-2, max_value=2, max_denominator=20), min_size=1, max_size=40),
 )
-def test_exact_values_match_float64_recursion(input_size, hidden_size, length, numbers):
-    """Random rational networks: sympy's 50-digit gradients equal the float64 recursion to 1e-13."""
+def test_derived_rule_at_50_digits_matches_float64_recursion(input_size, hidden_size, length, numbers):
+    """Random rational networks: the derived rules, run in 50-digit arithmetic, equal the float64 recursion.
+
+    The parameters enter sympy as 50-digit Floats, so every tanh is evaluated as it is built
+    (exact rationals would nest unevaluated tanh expressions, which is slow to evaluate).
+    """
     pool = itertools.cycle(numbers)
 
     def matrix(rows, cols):
-        return sympy.Matrix(rows, cols, lambda *_: sympy.Rational(next(pool)))
+        return sympy.Matrix(rows, cols, lambda *_: sympy.Float(sympy.Rational(next(pool)), 50))
 
     params = {
         "weight_ih_l0": matrix(hidden_size, input_size),
@@ -86,7 +120,7 @@ def test_exact_values_match_float64_recursion(input_size, hidden_size, length, n
         "h_0": matrix(hidden_size, 1),
     }
     x, y = matrix(length, input_size), matrix(length, hidden_size)
-    exact = bptt(unroll(params, x, y)).gradients
+    high_precision = bptt(unroll(params, x, y)).gradients
 
     def t(m):
         return torch.tensor([[float(v) for v in m.row(i)] for i in range(m.rows)], dtype=torch.float64)
@@ -101,10 +135,8 @@ def test_exact_values_match_float64_recursion(input_size, hidden_size, length, n
         t(params["bias_hh_l0"]).flatten(),
     )
     for name in GRADIENT_NAMES:
-        expected = evaluate(exact[name], 50)
-        assert_close(
-            numeric.gradients[name].flatten(), [float(v) for v in expected], atol=EXACT_ATOL, what=name
-        )
+        expected = [float(v) for v in evaluate(high_precision[name], 50)]
+        assert_close(numeric.gradients[name].flatten(), expected, atol=EXACT_ATOL, what=name)
 
 
 def test_unroll_shapes_and_loss():
@@ -148,3 +180,21 @@ def test_direct_gradients_need_symbols():
     values = {k: sympy.ones(*v.shape) for k, v in symbolic_parameters(1, 1).items()}
     with pytest.raises(ValueError, match="must hold symbols"):
         direct_gradients(unroll(values, [[1]], [[0]]))
+
+
+def test_rule_and_evaluate_errors():
+    rule = derive_delta_rule([[1, 0], [0, 1]])
+    with pytest.raises(ValueError, match=r"target must have shape \(2, 1\), got \(3, 1\)"):
+        rule.apply([[0], [0]], [[0], [0], [0]], [[0], [0]])
+    with pytest.raises(ValueError, match=r"weight_hh must have shape \(H, H\), got \(1, 2\)"):
+        derive_delta_rule([[1, 2]])
+    with pytest.raises(TypeError, match="rule must be a DeltaRule"):
+        textbook_delta("delta")
+    with pytest.raises(ValueError, match="parameters is missing"):
+        derive_parameter_rules({})
+    with pytest.raises(TypeError, match="network must be an Unrolled"):
+        bptt({})
+    with pytest.raises(ValueError, match="digits must be at least 1"):
+        evaluate(sympy.pi, 0)
+    with pytest.raises(TypeError, match="value must be a sympy expression"):
+        evaluate([1, 2])

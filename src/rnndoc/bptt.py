@@ -29,9 +29,18 @@ def _check(name: str, value: object, shape: tuple[int | None, ...], labels: str)
         e is None or e == a for e, a in zip(shape, value.shape, strict=False)
     )
     if not ok:
-        expected = ", ".join("*" if e is None else str(e) for e in shape)
-        raise ValueError(f"{name} must have shape {labels} = ({expected}), got {tuple(value.shape)}")
+        entries = ["*" if e is None else str(e) for e in shape]
+        expected = f"({entries[0]},)" if len(entries) == 1 else f"({', '.join(entries)})"
+        raise ValueError(f"{name} must have shape {labels} = {expected}, got {tuple(value.shape)}")
     return value
+
+
+def _same_dtype(**tensors: torch.Tensor) -> None:
+    dtypes = {name: t.dtype for name, t in tensors.items()}
+    reference_name, reference = next(iter(dtypes.items()))
+    for name, dtype in dtypes.items():
+        if dtype != reference:
+            raise TypeError(f"{name} must have the dtype of {reference_name} ({reference}), got {dtype}")
 
 
 def hidden_state_loss(hidden: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
@@ -52,7 +61,12 @@ def hidden_state_loss(hidden: torch.Tensor, targets: torch.Tensor) -> torch.Tens
     Raises
     ------
     TypeError, ValueError
-        If an argument is not a floating tensor, or the shapes differ.
+        If an argument is not a floating tensor, the dtypes differ, or the shapes differ.
+
+    Notes
+    -----
+    The book's hand-set loss (a squared error on every hidden state, summed, not
+    averaged); it stands in for a task loss so that every step's state has a target.
 
     Examples
     --------
@@ -61,13 +75,11 @@ def hidden_state_loss(hidden: torch.Tensor, targets: torch.Tensor) -> torch.Tens
     >>> hidden_state_loss(torch.tensor([[1.0, 2.0]]), torch.tensor([[0.0, 0.0]]))
     tensor(2.5000)
     """
-    _check(
-        "hidden",
-        hidden,
-        (None,) * max(hidden.dim(), 2) if isinstance(hidden, torch.Tensor) else (),
-        "(..., L, H)",
-    )
+    if not isinstance(hidden, torch.Tensor) or hidden.dim() < 2:
+        _check("hidden", hidden, (None, None), "(..., L, H)")
+    _check("hidden", hidden, (None,) * hidden.dim(), "(..., L, H)")
     _check("targets", targets, tuple(hidden.shape), "hidden.shape")
+    _same_dtype(hidden=hidden, targets=targets)
     return 0.5 * (hidden - targets).square().sum()
 
 
@@ -101,12 +113,18 @@ class BPTTGradients:
 
 
 def _forward(inputs, h_0, weight_ih, weight_hh, bias_ih, bias_hh):
+    _check("weight_ih", weight_ih, (None, None), "(H, H_in)")
     hidden_size, input_size = weight_ih.shape
     _check("inputs", inputs, (None, input_size), "(L, H_in)")
+    if inputs.shape[0] < 1:
+        raise ValueError(f"inputs must hold at least one time step, got shape {tuple(inputs.shape)}")
     _check("h_0", h_0, (hidden_size,), "(H,)")
     _check("weight_hh", weight_hh, (hidden_size, hidden_size), "(H, H)")
     _check("bias_ih", bias_ih, (hidden_size,), "(H,)")
     _check("bias_hh", bias_hh, (hidden_size,), "(H,)")
+    _same_dtype(
+        weight_ih=weight_ih, inputs=inputs, h_0=h_0, weight_hh=weight_hh, bias_ih=bias_ih, bias_hh=bias_hh
+    )
     h = h_0
     preactivations, hidden = [], []
     for x_t in inputs:
@@ -164,10 +182,10 @@ def bptt_gradients(
     Raises
     ------
     TypeError
-        If an argument is not a floating tensor.
+        If an argument is not a floating tensor, or the dtypes differ.
     ValueError
-        If a shape disagrees; the message names the argument, the expected and the
-        actual shape.
+        If a shape disagrees, or L is 0; the message names the argument, the expected
+        and the actual shape.
 
     Notes
     -----
@@ -186,9 +204,9 @@ def bptt_gradients(
     >>> round(g.loss.item(), 12)
     0.09481626735
     """
-    _check("weight_ih", weight_ih, (None, None), "(H, H_in)")
     preactivations, hidden = _forward(inputs, h_0, weight_ih, weight_hh, bias_ih, bias_hh)
     _check("targets", targets, tuple(hidden.shape), "(L, H)")
+    _same_dtype(inputs=inputs, targets=targets)
     deltas = _deltas(hidden, hidden - targets, weight_hh)  # (L, H)
     h_prev = torch.cat([h_0.unsqueeze(0), hidden[:-1]])  # (L, H): h_0 ... h_{L-1}
     contributions = {
@@ -241,6 +259,11 @@ def gradient_split(
     TypeError, ValueError
         As :func:`bptt_gradients`.
 
+    Notes
+    -----
+    The table follows from the chain rule with one loss term at a time: the δ recursion
+    of :func:`bptt_gradients` run with the residual :math:`h_t - y_t` kept at step t only.
+
     Examples
     --------
     >>> from rnndoc.bptt import gradient_split
@@ -251,9 +274,9 @@ def gradient_split(
     >>> table.shape, bool(table[2, 0].eq(0).all())
     (torch.Size([3, 3, 2, 2]), True)
     """
-    _check("weight_ih", weight_ih, (None, None), "(H, H_in)")
     _, hidden = _forward(inputs, h_0, weight_ih, weight_hh, bias_ih, bias_hh)  # (L, H)
     _check("targets", targets, tuple(hidden.shape), "(L, H)")
+    _same_dtype(inputs=inputs, targets=targets)
     length = hidden.shape[0]
     h_prev = torch.cat([h_0.unsqueeze(0), hidden[:-1]])  # (L, H)
     table = []

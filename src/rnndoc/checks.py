@@ -6,6 +6,7 @@ Tolerances are a statement, so they have names:
 comparison                atol      why
 ========================  ========  ==================================================
 ``FLOAT64_ATOL``          1e-12     two float64 computations of one formula: round-off
+``FORWARD_ATOL``          1e-14     the same, for the short hand-set forward pass
 ``EXACT_ATOL``            1e-13     exact / 50-digit sympy value against float64
 ``FINITE_DIFF_ATOL``      1e-7      central difference: O(eps^2) truncation plus
                                     O(1e-16 / eps) round-off, eps = 1e-6
@@ -25,6 +26,7 @@ __all__ = [
     "FINITE_DIFF_ATOL",
     "FINITE_DIFF_EPS",
     "FLOAT64_ATOL",
+    "FORWARD_ATOL",
     "assert_close",
     "central_difference",
     "max_abs_difference",
@@ -32,6 +34,8 @@ __all__ = [
 
 #: Two float64 computations of the same formula: round-off only.
 FLOAT64_ATOL = 1e-12
+#: The plain-Python forward pass against ``nn.RNN`` on the hand-set example (3 steps, 2 units).
+FORWARD_ATOL = 1e-14
 #: An exact (or 50-digit) sympy value against a float64 computation: one rounding chain.
 EXACT_ATOL = 1e-13
 #: Central differences at ``FINITE_DIFF_EPS``: truncation O(eps^2) plus round-off O(1e-16/eps).
@@ -62,6 +66,8 @@ def max_abs_difference(actual: object, expected: object) -> float:
 
     Raises
     ------
+    TypeError
+        If an argument cannot be read as numbers.
     ValueError
         If the shapes differ, naming both.
 
@@ -101,7 +107,7 @@ def assert_close(actual: object, expected: object, atol: float, what: str = "val
     AssertionError
         If a difference exceeds ``atol``; the message names ``what``, the gap and ``atol``.
     ValueError
-        If the shapes differ.
+        If the shapes differ, or ``atol`` is negative or not a number.
 
     Examples
     --------
@@ -113,6 +119,8 @@ def assert_close(actual: object, expected: object, atol: float, what: str = "val
     ...
     AssertionError: h_n: max |difference| 0.10000000000000009 exceeds atol 1e-12
     """
+    if isinstance(atol, bool) or not isinstance(atol, int | float) or not 0 <= atol < float("inf"):
+        raise ValueError(f"atol must be a non-negative finite number, got {atol!r}")
     gap = max_abs_difference(actual, expected)
     if not gap <= atol:  # also catches NaN
         raise AssertionError(f"{what}: max |difference| {gap!r} exceeds atol {atol!r}")
@@ -152,7 +160,12 @@ def central_difference(
     TypeError
         If ``point`` is not a floating tensor.
     ValueError
-        If ``eps`` is not positive and finite.
+        If ``eps`` is not positive and finite, or ``function`` does not return a scalar.
+
+    Notes
+    -----
+    The standard central difference; see e.g. Nocedal and Wright, *Numerical
+    Optimization* (2006), section 8.1.
 
     Examples
     --------
@@ -174,6 +187,11 @@ def central_difference(
             for sign in (1.0, -1.0):
                 shifted = base.clone()
                 shifted.view(-1)[k] += sign * eps
-                values.append(float(function(shifted)))
+                value = function(shifted)
+                if isinstance(value, torch.Tensor) and value.numel() != 1:
+                    raise ValueError(
+                        f"function must return a scalar, got a tensor of shape {tuple(value.shape)}"
+                    )
+                values.append(float(value))
             grad.view(-1)[k] = (values[0] - values[1]) / (2 * eps)
     return grad

@@ -132,6 +132,8 @@ def order_sensitivity(reordered: str = "CAB") -> Order:
 
     Raises
     ------
+    TypeError
+        If ``reordered`` is not a str.
     ValueError
         If ``reordered`` is not a permutation of ``"ABC"``.
 
@@ -142,7 +144,9 @@ def order_sensitivity(reordered: str = "CAB") -> Order:
     >>> o.reordered_h_n.shape, o.max_abs_difference > 0.1
     (torch.Size([1, 1, 2]), True)
     """
-    if not isinstance(reordered, str) or sorted(reordered) != sorted(handset.SEQUENCE):
+    if not isinstance(reordered, str):
+        raise TypeError(f"reordered must be a str such as 'CAB', got {type(reordered).__name__}")
+    if sorted(reordered) != sorted(handset.SEQUENCE):
         raise ValueError(f"reordered must be a permutation of {handset.SEQUENCE!r}, got {reordered!r}")
     rnn = handset.make_rnn()
     with torch.no_grad():
@@ -313,6 +317,15 @@ def bptt_handset_gradients() -> dict[str, torch.Tensor]:
     return {name: _torch_orientation(name, result.gradients[name]) for name in handset.PARAMETER_NAMES}
 
 
+def _check_digits(digits: object) -> None:
+    # float64 needs 17 significant digits to round correctly; fewer would return a
+    # value that only looks exact.
+    if isinstance(digits, bool) or not isinstance(digits, int):
+        raise TypeError(f"digits must be an int, got {type(digits).__name__}")
+    if digits < 17:
+        raise ValueError(f"digits must be at least 17 (float64 needs 17 to round once), got {digits}")
+
+
 @functools.cache
 def _symbolic_handset():
     """The unrolled hand-set network with symbolic parameters and exact inputs/targets."""
@@ -333,11 +346,17 @@ def sympy_gradients(digits: int = 50) -> dict[str, torch.Tensor]:
     Parameters
     ----------
     digits : int, default 50
+        Working precision, at least 17.
 
     Returns
     -------
     dict of str to Tensor
         As :func:`autograd_gradients`, float64.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``digits`` is not an int of at least 17.
 
     Examples
     --------
@@ -345,6 +364,7 @@ def sympy_gradients(digits: int = 50) -> dict[str, torch.Tensor]:
     >>> round(sympy_gradients()["bias_hh_l0"][0].item(), 12)
     0.73283966584
     """
+    _check_digits(digits)
     net, at = _symbolic_handset()
     out = {}
     for name, grad in direct_gradients(net).items():
@@ -361,10 +381,16 @@ def exact_loss(digits: int = 50) -> sympy.Float:
     Parameters
     ----------
     digits : int, default 50
+        Working precision, at least 17.
 
     Returns
     -------
     sympy.Float
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``digits`` is not an int of at least 17.
 
     Examples
     --------
@@ -372,6 +398,7 @@ def exact_loss(digits: int = 50) -> sympy.Float:
     >>> exact_loss(20)
     0.094816267350151306784
     """
+    _check_digits(digits)
     net, at = _symbolic_handset()
     return evaluate(net.loss, digits, subs=at)
 

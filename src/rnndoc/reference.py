@@ -20,9 +20,11 @@ def _shape_error(name: str, expected: str, actual: str) -> ValueError:
 
 
 def _check_matrix(name: str, value: Matrix, rows: int, cols: int) -> None:
-    if len(value) != rows or any(len(row) != cols for row in value):
-        actual = f"({len(value)}, {', '.join(sorted({str(len(r)) for r in value})) or 0})"
-        raise _shape_error(name, f"({rows}, {cols})", actual)
+    if len(value) != rows:
+        raise _shape_error(name, f"({rows}, {cols})", f"{len(value)} rows")
+    for i, row in enumerate(value):
+        if len(row) != cols:
+            raise _shape_error(name, f"({rows}, {cols})", f"row {i} of length {len(row)}")
 
 
 def rnn_forward(
@@ -61,8 +63,8 @@ def rnn_forward(
     Raises
     ------
     ValueError
-        If a shape disagrees with ``weight_ih``; the message names the argument and
-        the expected and actual shapes.
+        If ``weight_ih`` is empty or a shape disagrees with it; the message names the
+        argument, the expected shape and what was found.
 
     Notes
     -----
@@ -78,7 +80,9 @@ def rnn_forward(
     ([[1.0, 0.0]], [0.761594, 0.0])
     """
     hidden_size = len(weight_ih)
-    input_size = len(weight_ih[0]) if hidden_size else 0
+    if hidden_size == 0 or len(weight_ih[0]) == 0:
+        raise ValueError("weight_ih must have shape (H, H_in) with H, H_in >= 1, got an empty matrix")
+    input_size = len(weight_ih[0])
     _check_matrix("weight_ih", weight_ih, hidden_size, input_size)
     _check_matrix("weight_hh", weight_hh, hidden_size, hidden_size)
     _check_matrix("inputs", inputs, len(inputs), input_size)

@@ -61,10 +61,40 @@ class DeltaRule:
     weight_hh: sympy.Matrix
 
     def apply(self, hidden, target, delta_next) -> sympy.Matrix:
-        """Substitute concrete (H, 1) columns for the node symbols; returns (H, 1)."""
+        r"""Evaluate the rule at one step: substitute values for :math:`h_t, y_t, \delta_{t+1}`.
+
+        Parameters
+        ----------
+        hidden, target, delta_next : sympy.Matrix or nested sequence, shape (H, 1)
+            Expressions or numbers for :math:`h_t`, :math:`y_t` and :math:`\delta_{t+1}`.
+
+        Returns
+        -------
+        sympy.Matrix, shape (H, 1)
+            :math:`\delta_t`.
+
+        Raises
+        ------
+        ValueError
+            If an argument does not have shape (H, 1).
+
+        Examples
+        --------
+        >>> from rnndoc.symbolic import derive_delta_rule
+        >>> rule = derive_delta_rule([[2]])
+        >>> rule.apply([[0]], [[1]], [[3]])
+        Matrix([[5]])
+        """
         mapping = {}
-        for symbols, values in ((self.hidden, hidden), (self.target, target), (self.delta_next, delta_next)):
-            mapping.update(zip(symbols, sympy.Matrix(values), strict=True))
+        for name, symbols, values in (
+            ("hidden", self.hidden, hidden),
+            ("target", self.target, target),
+            ("delta_next", self.delta_next, delta_next),
+        ):
+            column = sympy.Matrix(values)
+            if column.shape != symbols.shape:
+                raise ValueError(f"{name} must have shape {symbols.shape}, got {column.shape}")
+            mapping.update(zip(symbols, column, strict=True))
         return self.delta.xreplace(mapping)
 
 
@@ -111,11 +141,11 @@ def derive_delta_rule(weight_hh: sympy.Matrix) -> DeltaRule:
     >>> from rnndoc.symbolic import derive_delta_rule, symbolic_parameters
     >>> rule = derive_delta_rule(symbolic_parameters(1, 1)["weight_hh_l0"])
     >>> rule.delta[0].factor()
-    -(h_{t,0} - 1)*(h_{t,0} + 1)*(W^{hh}_{00}*\delta_{t+1,0} + h_{t,0} - y_{t,0})
+    -(h_{t,0} - 1)*(h_{t,0} + 1)*(W^{hh}_{0,0}*\delta_{t+1,0} + h_{t,0} - y_{t,0})
     """
     weight_hh = sympy.Matrix(weight_hh)
     size = weight_hh.shape[0]
-    if weight_hh.shape != (size, size):
+    if weight_hh.shape != (size, size) or size < 1:
         raise ValueError(f"weight_hh must have shape (H, H), got {weight_hh.shape}")
     a = _column("a_{t", size)  # the node a_t
     h = _column("h_{t", size)  # the node h_t
@@ -159,6 +189,15 @@ def textbook_delta(rule: DeltaRule) -> sympy.Matrix:
     -------
     sympy.Matrix, shape (H, 1)
 
+    Raises
+    ------
+    TypeError
+        If ``rule`` is not a :class:`DeltaRule`.
+
+    Notes
+    -----
+    Werbos (1990); Goodfellow, Bengio and Courville, *Deep Learning* (2016), section 10.2.2.
+
     Examples
     --------
     >>> import sympy
@@ -169,6 +208,8 @@ def textbook_delta(rule: DeltaRule) -> sympy.Matrix:
     [0],
     [0]])
     """
+    if not isinstance(rule, DeltaRule):
+        raise TypeError(f"rule must be a DeltaRule (from derive_delta_rule), got {type(rule).__name__}")
     h = rule.hidden
     inner = h - rule.target + rule.weight_hh.T * rule.delta_next  # (H, 1)
     return inner.multiply_elementwise(h.applyfunc(lambda v: 1 - v**2))  # (H, 1)
@@ -196,6 +237,11 @@ def derive_parameter_rules(parameters: dict[str, sympy.Matrix]) -> dict[str, sym
         h_0``, shaped like that parameter, written in the symbols ``delta_{t,i}``,
         ``h_{t-1,j}`` and ``x_{t,j}``.
 
+    Raises
+    ------
+    ValueError
+        If a parameter is missing or holds numbers rather than symbols.
+
     Examples
     --------
     >>> from rnndoc.symbolic import derive_parameter_rules, symbolic_parameters
@@ -210,6 +256,9 @@ def derive_parameter_rules(parameters: dict[str, sympy.Matrix]) -> dict[str, sym
 
 
 def _parameter_rules(parameters):
+    missing = [name for name in GRADIENT_NAMES if name not in parameters]
+    if missing:
+        raise ValueError(f"parameters is missing {', '.join(missing)}")
     hidden_size, input_size = parameters["weight_ih_l0"].shape
     for name in GRADIENT_NAMES[:4]:
         if not all(isinstance(v, sympy.Symbol) for v in parameters[name]):
@@ -281,6 +330,11 @@ def bptt(network: Unrolled) -> BPTT:
     BPTT
         Deltas, per-use contributions and gradients as expressions.
 
+    Raises
+    ------
+    TypeError
+        If ``network`` is not an :class:`Unrolled`.
+
     Examples
     --------
     >>> from rnndoc.handset import exact
@@ -290,6 +344,8 @@ def bptt(network: Unrolled) -> BPTT:
     >>> evaluate(bptt(net).gradients["h_0"], digits=15).T
     Matrix([[0.156871606319876, 0.0531180213047371]])
     """
+    if not isinstance(network, Unrolled):
+        raise TypeError(f"network must be an Unrolled (from unroll), got {type(network).__name__}")
     rule = derive_delta_rule(network.parameters["weight_hh_l0"])
     hidden_size, input_size = network.parameters["weight_ih_l0"].shape
     generic = symbolic_parameters(input_size, hidden_size)
@@ -344,6 +400,11 @@ def direct_gradients(network: Unrolled, loss: sympy.Expr | None = None) -> dict[
     ValueError
         If a parameter entry is a number rather than a symbol.
 
+    Notes
+    -----
+    This is plain ``sympy.diff`` of the unrolled loss, the independent witness against
+    which :func:`rnndoc.symbolic.bptt` is proved in :func:`rnndoc.symbolic.check_identity`.
+
     Examples
     --------
     >>> from rnndoc.symbolic import direct_gradients, symbolic_parameters, unroll
@@ -364,9 +425,11 @@ def direct_gradients(network: Unrolled, loss: sympy.Expr | None = None) -> dict[
 def check_identity(network: Unrolled) -> int:
     r"""Prove that :func:`bptt` equals :func:`direct_gradients` for symbolic weights.
 
-    Each gradient entry's difference is expanded (``sympy.expand``); both sides are
-    polynomials in the same :math:`\tanh` atoms, so the difference expands to exactly 0
-    when the identity holds, whatever the values of the symbols.
+    Each gradient entry's difference is expanded (``sympy.expand``). Both sides are
+    polynomials in the same :math:`\tanh` atoms and parameter symbols; when the expanded
+    difference is exactly 0, the two are equal as functions, whatever the values of the
+    symbols. (A non-zero expansion would not by itself prove a difference, but it is
+    reported as a failure: the check never passes by accident.)
 
     Parameters
     ----------
@@ -415,6 +478,13 @@ def evaluate(value, digits: int = 50, subs: dict | None = None):
     -------
     sympy.Float or sympy.Matrix of sympy.Float
 
+    Raises
+    ------
+    TypeError
+        If ``digits`` is not an int, or ``value`` is not an expression or matrix.
+    ValueError
+        If ``digits`` is below 1.
+
     Examples
     --------
     >>> import sympy
@@ -422,6 +492,12 @@ def evaluate(value, digits: int = 50, subs: dict | None = None):
     >>> evaluate(sympy.tanh(sympy.Rational(9, 20)), digits=20)
     0.42189900525000792693
     """
+    if isinstance(digits, bool) or not isinstance(digits, int):
+        raise TypeError(f"digits must be an int, got {type(digits).__name__}")
+    if digits < 1:
+        raise ValueError(f"digits must be at least 1, got {digits}")
+    if not isinstance(value, sympy.Basic | sympy.MatrixBase | int | float):
+        raise TypeError(f"value must be a sympy expression or matrix, got {type(value).__name__}")
     if isinstance(value, sympy.MatrixBase):
         return value.applyfunc(lambda e: sympy.sympify(e).evalf(digits, subs=subs))
     return sympy.sympify(value).evalf(digits, subs=subs)

@@ -29,7 +29,7 @@ def symbolic_parameters(input_size: int = 2, hidden_size: int = 2) -> dict[str, 
     r"""Real symbols for every parameter of a one-layer tanh RNN, and for h_0.
 
     Entries are indexed from 0 as in PyTorch (``weight_hh_l0[i, j]`` is
-    :math:`W^{hh}_{ij}`).
+    :math:`W^{hh}_{i,j}`).
 
     Parameters
     ----------
@@ -53,8 +53,8 @@ def symbolic_parameters(input_size: int = 2, hidden_size: int = 2) -> dict[str, 
     >>> p = symbolic_parameters()
     >>> p["weight_hh_l0"]
     Matrix([
-    [W^{hh}_{00}, W^{hh}_{01}],
-    [W^{hh}_{10}, W^{hh}_{11}]])
+    [W^{hh}_{0,0}, W^{hh}_{0,1}],
+    [W^{hh}_{1,0}, W^{hh}_{1,1}]])
     >>> p["h_0"].shape
     (2, 1)
     """
@@ -71,7 +71,7 @@ def symbolic_parameters(input_size: int = 2, hidden_size: int = 2) -> dict[str, 
     for name, (rows, cols) in shapes.items():
         stem = _STEMS[name]
         if name.startswith("weight"):
-            names = [[f"{stem}_{{{i}{j}}}" for j in range(cols)] for i in range(rows)]
+            names = [[f"{stem}_{{{i},{j}}}" for j in range(cols)] for i in range(rows)]
         elif name == "h_0":
             names = [[f"h_{{0,{i}}}"] for i in range(rows)]
         else:
@@ -116,6 +116,17 @@ def symbolic_sequence(
     inputs = sympy.Matrix(length, input_size, lambda t, k: sympy.Symbol(f"x_{{{t + 1},{k}}}", real=True))
     targets = sympy.Matrix(length, hidden_size, lambda t, k: sympy.Symbol(f"y_{{{t + 1},{k}}}", real=True))
     return inputs, targets
+
+
+def _matrix(name: str, value: object) -> sympy.Matrix:
+    """``sympy.Matrix(value)``, or a TypeError that names the argument."""
+    try:
+        matrix = sympy.Matrix(value)
+    except (TypeError, ValueError, sympy.SympifyError) as error:
+        raise TypeError(f"{name} must be a matrix (nested sequence or sympy.Matrix): {error}") from None
+    if isinstance(value, (int, float, sympy.Basic)) and not isinstance(value, sympy.MatrixBase):
+        raise TypeError(f"{name} must be a matrix (nested sequence or sympy.Matrix), got {value!r}")
+    return matrix
 
 
 def _check_size(name: str, value: object) -> None:
@@ -192,6 +203,8 @@ def unroll(
 
     Raises
     ------
+    TypeError
+        If ``parameters`` is not a mapping, or a value is not a matrix.
     ValueError
         If a parameter is missing or a shape disagrees (the message names the argument,
         the expected and the actual shape).
@@ -207,14 +220,20 @@ def unroll(
     >>> from rnndoc.symbolic import symbolic_parameters, unroll
     >>> net = unroll(symbolic_parameters(input_size=1, hidden_size=1), [[1]], [[0]])
     >>> net.preactivations[0][0]
-    W^{hh}_{00}*h_{0,0} + W^{ih}_{00} + b^{hh}_{0} + b^{ih}_{0}
+    W^{hh}_{0,0}*h_{0,0} + W^{ih}_{0,0} + b^{hh}_{0} + b^{ih}_{0}
     >>> net.loss
-    tanh(W^{hh}_{00}*h_{0,0} + W^{ih}_{00} + b^{hh}_{0} + b^{ih}_{0})**2/2
+    tanh(W^{hh}_{0,0}*h_{0,0} + W^{ih}_{0,0} + b^{hh}_{0} + b^{ih}_{0})**2/2
     """
+    if not isinstance(parameters, Mapping):
+        raise TypeError(
+            f"parameters must be a mapping of names to sympy matrices, got {type(parameters).__name__}"
+        )
     missing = [name for name in _STEMS if name not in parameters]
     if missing:
         raise ValueError(f"parameters is missing {', '.join(missing)}")
-    weight_ih = sympy.Matrix(parameters["weight_ih_l0"])
+    weight_ih = _matrix("parameters['weight_ih_l0']", parameters["weight_ih_l0"])
+    if weight_ih.shape[0] < 1 or weight_ih.shape[1] < 1:
+        raise ValueError(f"parameters['weight_ih_l0'] must have shape (H, H_in), got {weight_ih.shape}")
     hidden_size, input_size = weight_ih.shape
     expected = {
         "weight_hh_l0": (hidden_size, hidden_size),
@@ -224,11 +243,11 @@ def unroll(
     }
     params = {"weight_ih_l0": weight_ih}
     for name, shape in expected.items():
-        params[name] = sympy.Matrix(parameters[name])
+        params[name] = _matrix(f"parameters[{name!r}]", parameters[name])
         if params[name].shape != shape:
             raise ValueError(f"parameters[{name!r}] must have shape {shape}, got {params[name].shape}")
-    x = sympy.Matrix(inputs)  # (T, H_in)
-    y = sympy.Matrix(targets)  # (>= T, H)
+    x = _matrix("inputs", inputs)  # (T, H_in)
+    y = _matrix("targets", targets)  # (>= T, H)
     if x.shape[1] != input_size:
         raise ValueError(f"inputs must have shape (T, {input_size}), got {x.shape}")
     if y.shape[1] != hidden_size or y.shape[0] < x.shape[0]:

@@ -1,0 +1,109 @@
+r"""The Elman (tanh) RNN layer in PyTorch's row form, batched.
+
+PyTorch's ``torch.nn.RNN`` documentation writes the layer for a batch of row vectors:
+
+.. math:: h_t = \tanh(x_t W_{ih}^\top + b_{ih} + h_{t-1} W_{hh}^\top + b_{hh})
+
+with :math:`x_t` of shape (N, H_in) and :math:`h_t` of shape (N, H).
+"""
+
+from __future__ import annotations
+
+import torch
+
+__all__ = ["rnn_tanh_layer"]
+
+
+def _tensor(name: str, value: object, shape: tuple[int | None, ...], labels: str, dtype=None) -> torch.Tensor:
+    if not isinstance(value, torch.Tensor):
+        raise TypeError(f"{name} must be a torch.Tensor, got {type(value).__name__}")
+    if not value.is_floating_point():
+        raise TypeError(f"{name} must have a floating dtype, got {value.dtype}")
+    if dtype is not None and value.dtype != dtype:
+        raise TypeError(f"{name} must have the dtype of input ({dtype}), got {value.dtype}")
+    ok = value.dim() == len(shape) and all(
+        e is None or e == a for e, a in zip(shape, value.shape, strict=False)
+    )
+    if not ok:
+        entries = ["*" if e is None else str(e) for e in shape]
+        expected = f"({entries[0]},)" if len(entries) == 1 else f"({', '.join(entries)})"
+        raise ValueError(f"{name} must have shape {labels} = {expected}, got {tuple(value.shape)}")
+    return value
+
+
+def rnn_tanh_layer(
+    input: torch.Tensor,
+    h_0: torch.Tensor,
+    weight_ih: torch.Tensor,
+    weight_hh: torch.Tensor,
+    bias_ih: torch.Tensor | None = None,
+    bias_hh: torch.Tensor | None = None,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    r"""One tanh RNN layer over a batch of sequences, in the row form of PyTorch's docs.
+
+    .. math:: h_t = \tanh(x_t W_{ih}^\top + b_{ih} + h_{t-1} W_{hh}^\top + b_{hh})
+
+    The input projection :math:`x_t W_{ih}^\top + b_{ih}` of the whole sequence is one
+    matrix product; the loop over time carries only the recurrent product.
+
+    Parameters
+    ----------
+    input : Tensor, shape (L, N, H_in)
+        Time first, as ``nn.RNN`` with ``batch_first=False``.
+    h_0 : Tensor, shape (N, H)
+        Initial state of each sequence in the batch.
+    weight_ih : Tensor, shape (H, H_in)
+    weight_hh : Tensor, shape (H, H)
+    bias_ih, bias_hh : Tensor, shape (H,), optional
+        Omitted for ``bias=False``.
+
+    Returns
+    -------
+    output : Tensor, shape (L, N, H)
+        :math:`h_t` for every step.
+    h_n : Tensor, shape (N, H)
+        The state after the last step.
+
+    Raises
+    ------
+    TypeError
+        If an argument is not a floating tensor or its dtype differs from ``input``'s.
+    ValueError
+        If a shape disagrees; the message names the argument, the expected and the
+        actual shape.
+
+    Notes
+    -----
+    Equation as in PyTorch's ``torch.nn.RNN`` documentation; Elman (1990).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.layers import rnn_tanh_layer
+    >>> output, h_n = rnn_tanh_layer(torch.ones(3, 1, 2), torch.zeros(1, 2), torch.eye(2), torch.eye(2))
+    >>> output.shape, h_n.shape, round(h_n[0, 0].item(), 6)
+    (torch.Size([3, 1, 2]), torch.Size([1, 2]), 0.959746)
+    """
+    _tensor("input", input, (None, None, None), "(L, N, H_in)")
+    if input.shape[0] < 1:
+        raise ValueError(f"input must hold at least one time step, got shape {tuple(input.shape)}")
+    dtype = input.dtype
+    _tensor("weight_ih", weight_ih, (None, input.shape[2]), "(H, H_in)", dtype)
+    hidden_size = weight_ih.shape[0]
+    _tensor("h_0", h_0, (input.shape[1], hidden_size), "(N, H)", dtype)
+    _tensor("weight_hh", weight_hh, (hidden_size, hidden_size), "(H, H)", dtype)
+    for name, bias in (("bias_ih", bias_ih), ("bias_hh", bias_hh)):
+        if bias is not None:
+            _tensor(name, bias, (hidden_size,), "(H,)", dtype)
+
+    projected = input @ weight_ih.T  # (L, N, H): x_t W_ih^T for every t at once
+    if bias_ih is not None:
+        projected = projected + bias_ih  # (L, N, H)
+    if bias_hh is not None:
+        projected = projected + bias_hh  # (L, N, H)
+    h = h_0  # (N, H)
+    steps = []
+    for x_proj in projected:  # x_proj: (N, H)
+        h = torch.tanh(x_proj + h @ weight_hh.T)  # (N, H)
+        steps.append(h)
+    return torch.stack(steps), h  # (L, N, H), (N, H)

@@ -1,0 +1,85 @@
+"""The from-scratch layers against torch.nn.RNN."""
+
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rnndoc.checks import FLOAT64_ATOL, assert_close
+from rnndoc.layers import rnn_tanh_layer
+
+
+@given(
+    st.integers(1, 5),
+    st.integers(1, 4),
+    st.integers(1, 5),
+    st.integers(1, 5),
+    st.booleans(),
+    st.integers(0, 2**31 - 1),
+)
+def test_rnn_tanh_layer_matches_nn_rnn(length, batch, input_size, hidden_size, bias, seed):
+    torch.manual_seed(seed)
+    rnn = torch.nn.RNN(input_size, hidden_size, bias=bias, dtype=torch.float64)  # its own initial weights
+    x = torch.randn(length, batch, input_size, dtype=torch.float64)  # (L, N, H_in)
+    h_0 = torch.randn(1, batch, hidden_size, dtype=torch.float64)  # (1, N, H)
+    expected, expected_h_n = rnn(x, h_0)
+    biases = (rnn.bias_ih_l0, rnn.bias_hh_l0) if bias else (None, None)
+    output, h_n = rnn_tanh_layer(x, h_0[0], rnn.weight_ih_l0, rnn.weight_hh_l0, *biases)
+    assert output.shape == expected.shape
+    assert_close(output, expected.detach(), atol=FLOAT64_ATOL, what="output")
+    assert_close(h_n, expected_h_n[0].detach(), atol=FLOAT64_ATOL, what="h_n")
+
+
+def test_biases_enter_only_as_their_sum():
+    torch.manual_seed(0)
+    x, h_0 = torch.randn(4, 2, 3, dtype=torch.float64), torch.randn(2, 5, dtype=torch.float64)
+    w_ih, w_hh = torch.randn(5, 3, dtype=torch.float64), torch.randn(5, 5, dtype=torch.float64)
+    b_ih, b_hh = torch.randn(5, dtype=torch.float64), torch.randn(5, dtype=torch.float64)
+    a = rnn_tanh_layer(x, h_0, w_ih, w_hh, b_ih, b_hh)[0]
+    b = rnn_tanh_layer(x, h_0, w_ih, w_hh, b_ih + b_hh, torch.zeros(5, dtype=torch.float64))[0]
+    assert_close(a, b, atol=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "error", "match"),
+    [
+        (
+            "input",
+            torch.zeros(3, 2, dtype=torch.float64),
+            ValueError,
+            r"input must have shape \(L, N, H_in\)",
+        ),
+        ("input", torch.zeros(0, 1, 2, dtype=torch.float64), ValueError, "at least one time step"),
+        (
+            "h_0",
+            torch.zeros(2, 2, dtype=torch.float64),
+            ValueError,
+            r"h_0 must have shape \(N, H\) = \(1, 2\), got \(2, 2\)",
+        ),
+        (
+            "weight_ih",
+            torch.zeros(2, 3, dtype=torch.float64),
+            ValueError,
+            r"weight_ih must have shape \(H, H_in\)",
+        ),
+        (
+            "bias_hh",
+            torch.zeros(3, dtype=torch.float64),
+            ValueError,
+            r"bias_hh must have shape \(H,\) = \(2,\)",
+        ),
+        ("weight_hh", torch.zeros(2, 2), TypeError, "weight_hh must have the dtype of input"),
+        ("input", torch.zeros(3, 1, 2, dtype=torch.int64), TypeError, "input must have a floating dtype"),
+    ],
+)
+def test_bad_arguments_are_named(key, value, error, match):
+    args = {
+        "input": torch.zeros(3, 1, 2, dtype=torch.float64),
+        "h_0": torch.zeros(1, 2, dtype=torch.float64),
+        "weight_ih": torch.zeros(2, 2, dtype=torch.float64),
+        "weight_hh": torch.zeros(2, 2, dtype=torch.float64),
+        "bias_ih": torch.zeros(2, dtype=torch.float64),
+        "bias_hh": torch.zeros(2, dtype=torch.float64),
+    } | {key: value}
+    with pytest.raises(error, match=match):
+        rnn_tanh_layer(**args)
