@@ -1,14 +1,17 @@
 """Sessions for building the book and testing the package.
 
-Run ``nox -s tests`` or ``nox -s docs`` (see the README). Every session installs a
-pinned CPU build of torch first: ``RNNDOC_TORCH`` overrides the requirement (for
-example ``RNNDOC_TORCH="torch==2.14.1"``). The ``venv`` backend is used on purpose:
-uv ignores the local CPU torch wheel and would download a multi-GB CUDA build.
+Run ``nox -s tests`` or ``nox -s docs`` (see the README). Every session that imports the
+package installs the pinned torch first. ``RNNDOC_TORCH`` overrides the requirement and may
+carry pip options, for example
+``RNNDOC_TORCH="torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"`` on a
+machine where PyPI would serve a multi-GB CUDA build. The ``venv`` backend is used on
+purpose: uv ignores a local CPU torch wheel and would download the CUDA build.
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 from pathlib import Path
 
@@ -22,13 +25,13 @@ ROOT = Path(__file__).parent
 DOCS = ROOT / "docs"
 BUILD = DOCS / "_build"
 PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
-#: The torch the book's numbers were checked with; override with RNNDOC_TORCH.
-TORCH = os.environ.get("RNNDOC_TORCH", "torch==2.13.0")
+#: The torch the book's numbers were checked with; override with RNNDOC_TORCH (pip arguments).
+TORCH = shlex.split(os.environ.get("RNNDOC_TORCH", "torch==2.13.0"))
 
 
 def _install(session: nox.Session, *groups: str) -> None:
     """Install the pinned torch, then the package (editable) with the given dependency groups."""
-    session.install(TORCH)
+    session.install(*TORCH)
     requirements = [req for group in groups for req in nox.project.dependency_groups(PYPROJECT, group)]
     session.install("-e", ".", *requirements)
 
