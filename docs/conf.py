@@ -8,6 +8,8 @@ import shutil
 import sys
 from pathlib import Path
 
+import mathjax  # the django-static-mathjax wheel: MathJax's files, nothing else
+
 import rnndoc
 
 DOCS = Path(__file__).parent
@@ -95,6 +97,34 @@ numpydoc_show_class_members = False  # autodoc lists the members; avoid duplicat
 numpydoc_xref_param_type = False  # types carry shapes ("Tensor, shape (N, H)"): plain text
 numpydoc_attributes_as_param_list = True
 doctest_test_doctest_blocks = "default"
+
+# --- offline math: MathJax from PyPI, copied into the build ---------------------------
+# The default MathJax comes from a CDN, so no equation renders offline. The
+# django-static-mathjax wheel (no dependencies) carries MathJax 3's files; only the
+# TeX-to-CHTML component and its web fonts are copied into _static/mathjax.
+mathjax_path = "mathjax/tex-chtml.js"
+_MATHJAX_FILES = ["es5/tex-chtml.js", "es5/output/chtml/fonts/woff-v2"]
+
+
+def _copy_mathjax(app, exception):
+    if exception is not None or app.builder.format != "html":
+        return
+    source = Path(mathjax.__file__).parent / "static" / "mathjax"
+    target = Path(app.outdir) / "_static" / "mathjax"
+    for relative in _MATHJAX_FILES:
+        src = source / relative
+        dst = target / Path(relative).relative_to("es5")
+        if src.is_dir():
+            shutil.copytree(src, dst, dirs_exist_ok=True)
+        else:
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dst)
+    shutil.copy2(source / "LICENSE", target / "LICENSE")
+
+
+def setup(app):
+    app.connect("build-finished", _copy_mathjax)
+
 
 # --- HTML -------------------------------------------------------------------------
 html_theme = "sphinx_book_theme"
