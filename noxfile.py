@@ -51,6 +51,11 @@ def tests(session: nox.Session) -> None:
     session.run("pytest", *session.posargs)
 
 
+def _sphinx(session: nox.Session, builder: str, *args: str) -> None:
+    common = ["-n", "-W", "--keep-going", "-T", "-d", str(BUILD / "doctrees"), *args]
+    session.run("sphinx-build", "-b", builder, *common, str(DOCS), str(BUILD / builder))
+
+
 @nox.session
 def docs(session: nox.Session) -> None:
     """Run the package's doctests, then build the executed HTML book into docs/_build/html.
@@ -64,11 +69,23 @@ def docs(session: nox.Session) -> None:
     if "--clean" in args:
         args.remove("--clean")
         shutil.rmtree(BUILD, ignore_errors=True)
-    common = ["-n", "-W", "--keep-going", "-T", "-d", str(BUILD / "doctrees"), *args]
     # The doctest builder runs every >>> example in the API pages (the package's docstrings).
-    session.run("sphinx-build", "-b", "doctest", *common, str(DOCS), str(BUILD / "doctest"))
-    session.run("sphinx-build", "-b", "html", *common, str(DOCS), str(BUILD / "html"))
+    _sphinx(session, "doctest", *args)
+    _sphinx(session, "html", *args)
     session.log(f"The book is in {BUILD / 'html' / 'index.html'}")
+
+
+@nox.session(default=False)
+def browser(session: nox.Session) -> None:
+    """Open every built page in headless Chromium (Debian's, no download) and check it.
+
+    Builds the HTML book first (reusing the execution cache, so an unchanged book costs
+    seconds), serves it on 127.0.0.1 and asserts: every equation typeset, no request to
+    another host, no console error. Needs /usr/bin/chromium (or RNNDOC_CHROMIUM).
+    """
+    _install(session, "docs", "browser")
+    _sphinx(session, "html")
+    session.run("pytest", "browser", "-o", "testpaths=", *session.posargs)
 
 
 @nox.session(default=False)

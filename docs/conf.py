@@ -134,3 +134,4 @@ html_theme_options = {
     "use_download_button": True,
 }
 html_last_updated_fmt = None
+html_context = {"default_mode": "auto"}  # without it the theme logs a console error on first visit

@@ -1,0 +1,62 @@
+"""Serve the built book on 127.0.0.1 and drive Debian's Chromium with Playwright.
+
+Nothing is downloaded: Playwright launches the system browser (``RNNDOC_CHROMIUM``,
+default ``/usr/bin/chromium``), and every request to a host other than the local
+server is aborted and recorded.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from _book import HTML
+
+CHROMIUM = os.environ.get("RNNDOC_CHROMIUM", "/usr/bin/chromium")
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def book_url():
+    """Base URL of the built book, served from a thread for the whole session."""
+    if not (HTML / "index.html").is_file():
+        pytest.fail(f"no built book at {HTML}: run `nox -s docs` first")
+    handler = functools.partial(_QuietHandler, directory=str(HTML))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Debian Chromium, with background networking off (the machine has none)."""
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415 (only this session has it)
+
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"no Chromium at {CHROMIUM}: install Debian's chromium or set RNNDOC_CHROMIUM")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield browser
+        browser.close()
