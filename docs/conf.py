@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -129,9 +130,24 @@ def setup(app):
 # --- HTML -------------------------------------------------------------------------
 html_theme = "sphinx_book_theme"
 html_title = "rnndoc: recurrent networks, derived and proven"
+# One setting drives the repository, source and issue buttons: set RNNDOC_REPOSITORY_URL
+# (for example https://github.com/OWNER/rnndoc) when building for publication. Unset,
+# the buttons are hidden rather than pointing nowhere.
+repository_url = os.environ.get("RNNDOC_REPOSITORY_URL", "").rstrip("/")
 html_theme_options = {
     "show_toc_level": 2,
     "use_download_button": True,
+    "repository_url": repository_url,
+    "repository_branch": "main",
+    "path_to_docs": "docs",
+    "use_repository_button": bool(repository_url),
+    "use_issues_button": bool(repository_url),
+    "use_source_button": bool(repository_url),
+    "extra_footer": (
+        "<p>Code: MIT license. Text and figures: "
+        '<a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a>. '
+        "See LICENSE and LICENSE-text in the repository.</p>"
+    ),
 }
 html_last_updated_fmt = None
 html_context = {"default_mode": "auto"}  # without it the theme logs a console error on first visit
