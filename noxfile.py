@@ -20,6 +20,7 @@ import nox
 nox.needs_version = ">=2024.10.9"
 nox.options.default_venv_backend = "venv"
 nox.options.sessions = ["lint", "tests", "docs"]
+nox.options.reuse_venv = "yes"  # rebuilds reuse .nox/<session>; pip only checks what is there
 
 ROOT = Path(__file__).parent
 DOCS = ROOT / "docs"

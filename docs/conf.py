@@ -32,8 +32,8 @@ extensions = [
     "sphinxcontrib.bibtex",
 ]
 bibtex_bibfiles = ["references.bib"]
-bibtex_default_style = "plain"
-bibtex_reference_style = "author_year"
+bibtex_default_style = "alpha"  # labels such as [Wer90], the same in the text and the list
+bibtex_reference_style = "label"
 exclude_patterns = ["_build", "jupyter_execute", ".jupyter_cache", "**.ipynb_checkpoints", "README.md"]
 
 # --- strictness: every warning fails the build (sphinx-build -n -W) -------------------

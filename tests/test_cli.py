@@ -74,6 +74,7 @@ def test_help_explains_the_report(capsys):
         (["mechanics", "--indent", "-2"], "argument --indent: expected 0 or more spaces, got -2"),
         (["nonsense"], "invalid choice: 'nonsense'"),
         ([], "the following arguments are required: COMMAND"),
+        (["mechanics", "--bogus"], "rnndoc mechanics: error: unrecognized arguments: --bogus"),
     ],
 )
 def test_bad_arguments_get_a_clear_message(argv, message, capsys):

@@ -6,10 +6,11 @@ from rnndoc.plots import draw_unrolled, plot_finite_difference_error
 
 
 def test_unrolled_has_a_column_per_step():
-    fig = draw_unrolled("ABCD", [[0.1, 0.2]] * 4)
+    fig = draw_unrolled("ABCD", [[0.1, 0.2]] * 4, h_0=[0.5, -0.25])
     texts = [t.get_text() for t in fig.axes[0].texts]
     assert sum(t.startswith("$x_") for t in texts) == 4
-    assert "(0.100, 0.200)" in texts
+    assert texts.count("(0.1000, 0.2000)") == 4
+    assert "(0.5000, -0.2500)" in texts
 
 
 def test_unrolled_rejects_mismatched_hidden():

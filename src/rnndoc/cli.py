@@ -47,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.subparsers = commands.choices  # name -> subparser, for error messages
     mechanics = commands.add_parser(
         "mechanics",
         help="print the hand-set RNN's forward pass and BPTT gradients as JSON",
@@ -95,7 +96,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> build_parser().parse_args(["mechanics", "--eps", "1e-5"]).eps
     1e-05
     """
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # let the subcommand's own usage explain what it accepts
+        parser.subparsers[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command == "mechanics":
         from .report import mechanics_report  # noqa: PLC0415 (torch and sympy load only when needed)
 

@@ -85,7 +85,8 @@ def exact(order: str = SEQUENCE) -> dict[str, sympy.Matrix]:
     dict of str to sympy.Matrix
         ``weight_ih_l0`` (H, H_in), ``weight_hh_l0`` (H, H), and column vectors
         ``bias_ih_l0``, ``bias_hh_l0``, ``h_0`` (H, 1); ``inputs`` (L, H_in) with one
-        row per step; ``targets`` (3, H). Entries are ``sympy.Rational``.
+        row per step, L = ``len(order)``; ``targets`` (3, H), one row per step of the
+        hand-set three-step sequence whatever ``order`` is. Entries are ``sympy.Rational``.
 
     Raises
     ------
@@ -125,7 +126,8 @@ def tensors(order: str = SEQUENCE, dtype: torch.dtype = torch.float64) -> dict[s
     -------
     dict of str to Tensor
         ``weight_ih_l0`` (H, H_in), ``weight_hh_l0`` (H, H), ``bias_ih_l0``,
-        ``bias_hh_l0``, ``h_0`` (H,), ``inputs`` (L, H_in), ``targets`` (3, H).
+        ``bias_hh_l0``, ``h_0`` (H,), ``inputs`` (L, H_in) with L = ``len(order)``,
+        ``targets`` (3, H) whatever ``order`` is.
 
     Raises
     ------

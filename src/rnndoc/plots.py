@@ -10,14 +10,26 @@ from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 __all__ = ["draw_unrolled", "plot_finite_difference_error"]
 
 
-def _node(ax, xy, text, color):
+_BOX_WIDTH, _BOX_HEIGHT = 1.3, 0.62
+
+
+def _node(ax, xy, text, color, value=None):
     x, y = xy
     ax.add_patch(
         FancyBboxPatch(
-            (x - 0.42, y - 0.28), 0.84, 0.56, boxstyle="round,pad=0.02", facecolor=color, edgecolor="0.25"
+            (x - _BOX_WIDTH / 2, y - _BOX_HEIGHT / 2),
+            _BOX_WIDTH,
+            _BOX_HEIGHT,
+            boxstyle="round,pad=0.02",
+            facecolor=color,
+            edgecolor="0.25",
         )
     )
-    ax.text(x, y, text, ha="center", va="center", fontsize=11)
+    if value is None:
+        ax.text(x, y, text, ha="center", va="center", fontsize=11)
+    else:
+        ax.text(x, y + 0.12, text, ha="center", va="center", fontsize=11)
+        ax.text(x, y - 0.15, value, ha="center", va="center", fontsize=8, color="0.2")
 
 
 def _arrow(ax, start, end, label="", offset=(0.0, 0.0)):
@@ -28,7 +40,9 @@ def _arrow(ax, start, end, label="", offset=(0.0, 0.0)):
 
 
 def draw_unrolled(
-    tokens: Sequence[str], hidden: Sequence[Sequence[float]] | None = None
+    tokens: Sequence[str],
+    hidden: Sequence[Sequence[float]] | None = None,
+    h_0: Sequence[float] | None = None,
 ) -> matplotlib.figure.Figure:
     r"""Draw the RNN unrolled over time: inputs, hidden states, loss terms and shared weights.
 
@@ -40,7 +54,9 @@ def draw_unrolled(
     tokens : sequence of str, length L
         Token names, one per step (e.g. ``"ABC"``).
     hidden : sequence of sequences of float, shape (L, H), optional
-        Hidden-state values to print under each :math:`h_t` (rounded to 3 places).
+        Hidden-state values to print in each :math:`h_t` box (4 decimals).
+    h_0 : sequence of float, shape (H,), optional
+        Initial-state values to print in the :math:`h_0` box.
 
     Returns
     -------
@@ -60,24 +76,26 @@ def draw_unrolled(
     """
     if hidden is not None and len(hidden) != len(tokens):
         raise ValueError(f"hidden must have shape (L, H) with L = {len(tokens)}, got {len(hidden)} rows")
-    length = len(tokens)
+
+    def show(values):
+        return None if values is None else "(" + ", ".join(f"{v:.4f}" for v in values) + ")"
+
+    length, step = len(tokens), 2.2
     fig = matplotlib.figure.Figure(figsize=(1.9 * (length + 1), 3.6), layout="constrained")
     ax = fig.add_subplot()
     ax.set_axis_off()
-    ax.set_xlim(-0.6, 1.9 * length + 0.5)
+    ax.set_xlim(-0.8, step * length + 0.8)
     ax.set_ylim(-0.55, 3.45)
-    _node(ax, (0, 1.5), "$h_0$", "#e8e8e8")
+    _node(ax, (0, 1.5), "$h_0$", "#e8e8e8", show(h_0))
+    half = _BOX_WIDTH / 2
     for t in range(1, length + 1):
-        x = 1.9 * t
+        x = step * t
         _node(ax, (x, 0), f"$x_{t}$ = {tokens[t - 1]}", "#cfe3f6")
-        _node(ax, (x, 1.5), f"$h_{t}$", "#fde2c4")
+        _node(ax, (x, 1.5), f"$h_{t}$", "#fde2c4", show(None if hidden is None else hidden[t - 1]))
         _node(ax, (x, 3.0), rf"$\ell_{t}$", "#d9f2d9")
-        _arrow(ax, (x, 0.3), (x, 1.2), "$W_{ih}$", offset=(0.32, 0))
-        _arrow(ax, (x - 1.45, 1.5), (x - 0.44, 1.5), "$W_{hh}$", offset=(0, 0.22))
-        _arrow(ax, (x, 1.8), (x, 2.7))
-        if hidden is not None:
-            values = ", ".join(f"{v:.3f}" for v in hidden[t - 1])
-            ax.text(x, 0.93, f"({values})", ha="center", va="center", fontsize=8, color="0.3")
+        _arrow(ax, (x, 0.33), (x, 1.17), "$W_{ih}$", offset=(0.3, 0))
+        _arrow(ax, (x - step + half, 1.5), (x - half, 1.5), "$W_{hh}$", offset=(0, 0.2))
+        _arrow(ax, (x, 1.83), (x, 2.67))
     return fig
 
 
