@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import mathjax  # the django-static-mathjax wheel: MathJax's files, nothing else
+import nbformat
+from jupyter_cache import get_cache
 
 import rnndoc
 
@@ -123,8 +125,24 @@ def _copy_mathjax(app, exception):
     shutil.copy2(source / "LICENSE", target / "LICENSE")
 
 
+# --- downloads: the executed notebook, with its outputs ---------------------------------
+# myst-nb saves the notebook it parsed into jupyter_execute/, which has no outputs when they
+# came from the execution cache; the {nb-download} links would then offer an empty
+# notebook. Merge the cached outputs in before the downloads are copied.
+def _merge_cached_outputs(app, env):
+    cache = get_cache(nb_execution_cache_path)
+    for path in sorted((Path(app.outdir).parent / "jupyter_execute").rglob("*.ipynb")):
+        notebook = nbformat.read(path, as_version=4)
+        try:
+            _, merged = cache.merge_match_into_notebook(notebook)
+        except KeyError:  # not in the cache: nothing executed, nothing to merge
+            continue
+        nbformat.write(merged, path)
+
+
 def setup(app):
     app.connect("build-finished", _copy_mathjax)
+    app.connect("env-updated", _merge_cached_outputs)
 
 
 # --- HTML -------------------------------------------------------------------------
