@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Sessions for building the book and testing the package.
 
 Run ``nox -s tests`` or ``nox -s docs`` (see the README). Every session that imports the
@@ -19,7 +20,6 @@ import nox
 
 nox.needs_version = ">=2024.10.9"
 nox.options.default_venv_backend = "venv"
-nox.options.sessions = ["lint", "tests", "docs"]
 nox.options.reuse_venv = "yes"  # rebuilds reuse .nox/<session>; pip only checks what is there
 
 ROOT = Path(__file__).parent
@@ -97,3 +97,7 @@ def serve(session: nox.Session) -> None:
     session.run(
         "python", "-m", "http.server", "8000", "--bind", "127.0.0.1", "--directory", str(BUILD / "html")
     )
+
+
+if __name__ == "__main__":
+    nox.main()
