@@ -20,8 +20,23 @@ CHROMIUM = os.environ.get("RNNDOC_CHROMIUM", "/usr/bin/chromium")
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the book; a missing path gets the book's 404.html, as GitHub Pages does."""
+
     def log_message(self, format, *args):
         pass
+
+    def send_error(self, code, message=None, explain=None):
+        page = HTML / "404.html"
+        if code != 404 or not page.is_file():
+            super().send_error(code, message, explain)
+            return
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import pytest
 from _book import HTML, pages
@@ -68,6 +68,33 @@ def test_page(browser, book_url, page_path):
     TOTALS["pages"] += 1
     TOTALS["equations"] += report["equations"]
     print(f"{page_path}: {report['equations']} equations typeset")
+
+
+@pytest.mark.parametrize("missing", ["no-such-page.html", "chapters/deep/no/such/page.html"])
+def test_404_page_works_at_any_depth(browser, book_url, missing):
+    """A missing URL gets the styled 404 page, all of whose assets and links load."""
+    url = book_url + missing
+    bad, console_errors = [], []
+    context = browser.new_context()
+    page = context.new_page()
+    page.on(
+        "response", lambda r: bad.append(f"{r.status} {r.url}") if r.status >= 400 and r.url != url else None
+    )
+    page.on("requestfailed", lambda r: bad.append(f"failed {r.url}"))
+    page.on("console", lambda msg: console_errors.append(msg.text) if msg.type == "error" else None)
+    response = page.goto(url, wait_until="networkidle")
+    assert response is not None
+    assert response.status == 404
+    assert "Page not found" in page.inner_text("main")
+    styled = page.evaluate("getComputedStyle(document.querySelector('.bd-sidebar-primary')).display")
+    home = page.get_attribute("main a[href$='index.html']", "href")
+    assert page.goto(urljoin(url, home)).ok, home
+    context.close()
+    assert bad == [], bad  # every asset and the home link loaded
+    # The one console error allowed is Chromium's note that the document itself was a 404.
+    document_404 = "Failed to load resource: the server responded with a status of 404 (Not Found)"
+    assert console_errors in ([], [document_404]), console_errors
+    assert styled != "inline", "the theme's stylesheet did not load"
 
 
 def test_summary(capsys):

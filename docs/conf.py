@@ -32,6 +32,7 @@ extensions = [
     "sphinx.ext.mathjax",
     "sphinx_copybutton",
     "sphinxcontrib.bibtex",
+    "notfound.extension",
 ]
 bibtex_bibfiles = ["references.bib"]
 bibtex_default_style = "alpha"  # labels such as [Wer90], the same in the text and the list
@@ -148,6 +149,22 @@ def setup(app):
 # --- HTML -------------------------------------------------------------------------
 html_theme = "sphinx_book_theme"
 html_title = "rnndoc: recurrent networks, derived and proven"
+
+
+# The favicon is drawn here (no hand-made image files): an h_t box as in the figures.
+def _draw_favicon(path: Path) -> Path:
+    import matplotlib.figure  # noqa: PLC0415 (only the HTML build needs it)
+
+    fig = matplotlib.figure.Figure(figsize=(0.5, 0.5), dpi=64)
+    fig.patch.set_alpha(0)
+    fig.text(0.5, 0.45, "$h_t$", ha="center", va="center", fontsize=17, color="#9a3412")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, metadata={"Software": None})  # no version string: reproducible bytes
+    return path
+
+
+html_favicon = str(_draw_favicon(BUILD / "generated" / "favicon.png"))
+
 # One setting drives the repository, source and issue buttons: set RNNDOC_REPOSITORY_URL
 # (for example https://github.com/OWNER/rnndoc) when building for publication. Unset,
 # the buttons are hidden rather than pointing nowhere.
@@ -168,4 +185,15 @@ html_theme_options = {
     ),
 }
 html_last_updated_fmt = None
-html_context = {"default_mode": "auto"}  # without it the theme logs a console error on first visit
+html_context = {"default_mode": "auto"}
+
+# The 404 page is served at whatever URL was missing, so its links and assets must be
+# absolute: RNNDOC_BASE_URL is the path the site is served under ("/" for
+# http://127.0.0.1:8000/, "/rnndoc/" for a GitHub project page).
+notfound_urls_prefix = os.environ.get("RNNDOC_BASE_URL", "/")
+notfound_context = {
+    "title": "Page not found",
+    "body": "<h1>Page not found</h1><p>This page does not exist (any more). Try the "
+    f"<a href='{notfound_urls_prefix}index.html'>front page</a>, the search, or the contents "
+    "on the left.</p>",
+}  # without it the theme logs a console error on first visit
