@@ -17,30 +17,9 @@ from dataclasses import dataclass
 
 import torch
 
+from ._validate import check_same_dtype, check_tensor
+
 __all__ = ["BPTTGradients", "bptt_gradients", "gradient_split", "hidden_state_loss"]
-
-
-def _check(name: str, value: object, shape: tuple[int | None, ...], labels: str) -> torch.Tensor:
-    if not isinstance(value, torch.Tensor):
-        raise TypeError(f"{name} must be a torch.Tensor, got {type(value).__name__}")
-    if not value.is_floating_point():
-        raise TypeError(f"{name} must have a floating dtype, got {value.dtype}")
-    ok = value.dim() == len(shape) and all(
-        e is None or e == a for e, a in zip(shape, value.shape, strict=False)
-    )
-    if not ok:
-        entries = ["*" if e is None else str(e) for e in shape]
-        expected = f"({entries[0]},)" if len(entries) == 1 else f"({', '.join(entries)})"
-        raise ValueError(f"{name} must have shape {labels} = {expected}, got {tuple(value.shape)}")
-    return value
-
-
-def _same_dtype(**tensors: torch.Tensor) -> None:
-    dtypes = {name: t.dtype for name, t in tensors.items()}
-    reference_name, reference = next(iter(dtypes.items()))
-    for name, dtype in dtypes.items():
-        if dtype != reference:
-            raise TypeError(f"{name} must have the dtype of {reference_name} ({reference}), got {dtype}")
 
 
 def hidden_state_loss(hidden: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
@@ -76,10 +55,10 @@ def hidden_state_loss(hidden: torch.Tensor, targets: torch.Tensor) -> torch.Tens
     tensor(2.5000)
     """
     if not isinstance(hidden, torch.Tensor) or hidden.dim() < 2:
-        _check("hidden", hidden, (None, None), "(..., L, H)")
-    _check("hidden", hidden, (None,) * hidden.dim(), "(..., L, H)")
-    _check("targets", targets, tuple(hidden.shape), "hidden.shape")
-    _same_dtype(hidden=hidden, targets=targets)
+        check_tensor("hidden", hidden, (None, None), "(..., L, H)")
+    check_tensor("hidden", hidden, (None,) * hidden.dim(), "(..., L, H)")
+    check_tensor("targets", targets, tuple(hidden.shape), "hidden.shape")
+    check_same_dtype(hidden=hidden, targets=targets)
     return 0.5 * (hidden - targets).square().sum()
 
 
@@ -113,16 +92,16 @@ class BPTTGradients:
 
 
 def _forward(inputs, h_0, weight_ih, weight_hh, bias_ih, bias_hh):
-    _check("weight_ih", weight_ih, (None, None), "(H, H_in)")
+    check_tensor("weight_ih", weight_ih, (None, None), "(H, H_in)")
     hidden_size, input_size = weight_ih.shape
-    _check("inputs", inputs, (None, input_size), "(L, H_in)")
+    check_tensor("inputs", inputs, (None, input_size), "(L, H_in)")
     if inputs.shape[0] < 1:
         raise ValueError(f"inputs must hold at least one time step, got shape {tuple(inputs.shape)}")
-    _check("h_0", h_0, (hidden_size,), "(H,)")
-    _check("weight_hh", weight_hh, (hidden_size, hidden_size), "(H, H)")
-    _check("bias_ih", bias_ih, (hidden_size,), "(H,)")
-    _check("bias_hh", bias_hh, (hidden_size,), "(H,)")
-    _same_dtype(
+    check_tensor("h_0", h_0, (hidden_size,), "(H,)")
+    check_tensor("weight_hh", weight_hh, (hidden_size, hidden_size), "(H, H)")
+    check_tensor("bias_ih", bias_ih, (hidden_size,), "(H,)")
+    check_tensor("bias_hh", bias_hh, (hidden_size,), "(H,)")
+    check_same_dtype(
         weight_ih=weight_ih, inputs=inputs, h_0=h_0, weight_hh=weight_hh, bias_ih=bias_ih, bias_hh=bias_hh
     )
     h = h_0
@@ -205,8 +184,8 @@ def bptt_gradients(
     0.09481626735
     """
     preactivations, hidden = _forward(inputs, h_0, weight_ih, weight_hh, bias_ih, bias_hh)
-    _check("targets", targets, tuple(hidden.shape), "(L, H)")
-    _same_dtype(inputs=inputs, targets=targets)
+    check_tensor("targets", targets, tuple(hidden.shape), "(L, H)")
+    check_same_dtype(inputs=inputs, targets=targets)
     deltas = _deltas(hidden, hidden - targets, weight_hh)  # (L, H)
     h_prev = torch.cat([h_0.unsqueeze(0), hidden[:-1]])  # (L, H): h_0 ... h_{L-1}
     contributions = {
@@ -275,8 +254,8 @@ def gradient_split(
     (torch.Size([3, 3, 2, 2]), True)
     """
     _, hidden = _forward(inputs, h_0, weight_ih, weight_hh, bias_ih, bias_hh)  # (L, H)
-    _check("targets", targets, tuple(hidden.shape), "(L, H)")
-    _same_dtype(inputs=inputs, targets=targets)
+    check_tensor("targets", targets, tuple(hidden.shape), "(L, H)")
+    check_same_dtype(inputs=inputs, targets=targets)
     length = hidden.shape[0]
     h_prev = torch.cat([h_0.unsqueeze(0), hidden[:-1]])  # (L, H)
     table = []

@@ -11,24 +11,9 @@ from __future__ import annotations
 
 import torch
 
+from .._validate import check_same_dtype, check_tensor
+
 __all__ = ["rnn_tanh_layer"]
-
-
-def _tensor(name: str, value: object, shape: tuple[int | None, ...], labels: str, dtype=None) -> torch.Tensor:
-    if not isinstance(value, torch.Tensor):
-        raise TypeError(f"{name} must be a torch.Tensor, got {type(value).__name__}")
-    if not value.is_floating_point():
-        raise TypeError(f"{name} must have a floating dtype, got {value.dtype}")
-    if dtype is not None and value.dtype != dtype:
-        raise TypeError(f"{name} must have the dtype of input ({dtype}), got {value.dtype}")
-    ok = value.dim() == len(shape) and all(
-        e is None or e == a for e, a in zip(shape, value.shape, strict=False)
-    )
-    if not ok:
-        entries = ["*" if e is None else str(e) for e in shape]
-        expected = f"({entries[0]},)" if len(entries) == 1 else f"({', '.join(entries)})"
-        raise ValueError(f"{name} must have shape {labels} = {expected}, got {tuple(value.shape)}")
-    return value
 
 
 def rnn_tanh_layer(
@@ -84,17 +69,17 @@ def rnn_tanh_layer(
     >>> output.shape, h_n.shape, round(h_n[0, 0].item(), 6)
     (torch.Size([3, 1, 2]), torch.Size([1, 2]), 0.959746)
     """
-    _tensor("input", input, (None, None, None), "(L, N, H_in)")
+    check_tensor("input", input, (None, None, None), "(L, N, H_in)")
     if input.shape[0] < 1:
         raise ValueError(f"input must hold at least one time step, got shape {tuple(input.shape)}")
-    dtype = input.dtype
-    _tensor("weight_ih", weight_ih, (None, input.shape[2]), "(H, H_in)", dtype)
+    check_tensor("weight_ih", weight_ih, (None, input.shape[2]), "(H, H_in)")
     hidden_size = weight_ih.shape[0]
-    _tensor("h_0", h_0, (input.shape[1], hidden_size), "(N, H)", dtype)
-    _tensor("weight_hh", weight_hh, (hidden_size, hidden_size), "(H, H)", dtype)
-    for name, bias in (("bias_ih", bias_ih), ("bias_hh", bias_hh)):
-        if bias is not None:
-            _tensor(name, bias, (hidden_size,), "(H,)", dtype)
+    check_tensor("h_0", h_0, (input.shape[1], hidden_size), "(N, H)")
+    check_tensor("weight_hh", weight_hh, (hidden_size, hidden_size), "(H, H)")
+    biases = {name: b for name, b in (("bias_ih", bias_ih), ("bias_hh", bias_hh)) if b is not None}
+    for name, bias in biases.items():
+        check_tensor(name, bias, (hidden_size,), "(H,)")
+    check_same_dtype(input=input, weight_ih=weight_ih, h_0=h_0, weight_hh=weight_hh, **biases)
 
     projected = input @ weight_ih.T  # (L, N, H): x_t W_ih^T for every t at once
     if bias_ih is not None:
