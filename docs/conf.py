@@ -74,7 +74,12 @@ def _package_key() -> str:
     for path in sorted((ROOT / "src" / "rnndoc").rglob("*.py")):
         digest.update(path.relative_to(ROOT).as_posix().encode())
         digest.update(path.read_bytes())
-    for dist in ("torch", "sympy", "matplotlib", "myst-nb", "numpy"):
+    # what the chapters compute with, and what the status page reports
+    for dist in (
+        "torch", "sympy", "numpy", "matplotlib", "myst-nb", "myst-parser", "sphinx", "docutils",
+        "sphinx-book-theme", "pydata-sphinx-theme", "jupyter-cache", "nbclient", "ipykernel",
+        "sphinxcontrib-bibtex", "numpydoc", "django-static-mathjax",
+    ):  # fmt: skip
         digest.update(f"{dist}=={importlib.metadata.version(dist)}".encode())
     digest.update(sys.version.encode())
     return digest.hexdigest()[:16]
@@ -138,6 +143,8 @@ def _merge_cached_outputs(app, env):
             _, merged = cache.merge_match_into_notebook(notebook)
         except KeyError:  # not in the cache: nothing executed, nothing to merge
             continue
+        for index, cell in enumerate(merged.cells):  # reading Markdown draws random cell ids
+            cell.id = f"cell-{index}"
         nbformat.write(merged, path)
 
 
