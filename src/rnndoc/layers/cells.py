@@ -1,0 +1,277 @@
+r"""One time step of each PyTorch recurrent cell, in PyTorch's row form.
+
+Batched tensors are (N, features); the gate blocks of the stacked weights are in
+PyTorch's order: LSTM ``i, f, g, o`` and GRU ``r, z, n``. Each public function is one
+cell's equations (``torch.nn.RNNCell``, ``torch.nn.LSTMCell``, ``torch.nn.GRUCell``
+documentation); the ``*_step`` helpers take the input part :math:`x W_{ih}^\top + b_{ih}`
+already computed, which is how :mod:`rnndoc.layers.stack` runs a whole sequence.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .._validate import check_same_dtype, check_tensor
+
+__all__ = ["gru_cell", "lstm_cell", "rnn_cell"]
+
+_ACTIVATIONS = {"tanh": torch.tanh, "relu": torch.relu}
+
+
+def _affine(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
+    # x W^T + b, for x (N, in) and W (out, in): (N, out)
+    return x @ weight.T if bias is None else torch.addmm(bias, x, weight.T)
+
+
+def rnn_step(
+    x_part: torch.Tensor,
+    h: torch.Tensor,
+    weight_hh: torch.Tensor,
+    bias_hh: torch.Tensor | None,
+    nonlinearity: str,
+) -> torch.Tensor:
+    """h' = act(x_part + h W_hh^T + b_hh), with x_part = x W_ih^T + b_ih already computed."""
+    return _ACTIVATIONS[nonlinearity](x_part + _affine(h, weight_hh, bias_hh))  # (N, H)
+
+
+def lstm_step(
+    x_part: torch.Tensor,
+    h: torch.Tensor,
+    c: torch.Tensor,
+    weight_hh: torch.Tensor,
+    bias_hh: torch.Tensor | None,
+    weight_hr: torch.Tensor | None,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """One LSTM step from the precomputed input part x W_ih^T + b_ih, (N, 4H)."""
+    gates = x_part + _affine(h, weight_hh, bias_hh)  # (N, 4H), blocks i, f, g, o
+    i, f, g, o = gates.chunk(4, dim=1)  # each (N, H)
+    c_next = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)  # (N, H)
+    h_next = torch.sigmoid(o) * torch.tanh(c_next)  # (N, H)
+    if weight_hr is not None:
+        h_next = h_next @ weight_hr.T  # (N, P): the projection, applied at every step
+    return h_next, c_next
+
+
+def gru_step(
+    x_part: torch.Tensor, h: torch.Tensor, weight_hh: torch.Tensor, bias_hh: torch.Tensor | None
+) -> torch.Tensor:
+    """One GRU step from the precomputed input part x W_ih^T + b_ih, (N, 3H)."""
+    x_r, x_z, x_n = x_part.chunk(3, dim=1)  # each (N, H)
+    h_r, h_z, h_n = _affine(h, weight_hh, bias_hh).chunk(3, dim=1)  # each (N, H); b_hn stays in h_n
+    r = torch.sigmoid(x_r + h_r)  # (N, H)
+    z = torch.sigmoid(x_z + h_z)  # (N, H)
+    n = torch.tanh(x_n + r * h_n)  # (N, H): r multiplies (W_hn h + b_hn)
+    return (1 - z) * n + z * h  # (N, H)
+
+
+def _cell_args(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gates: int, out_size: int | None = None):
+    check_tensor("weight_ih", weight_ih, (None, None), "(G*H, H_in)")
+    rows, input_size = weight_ih.shape
+    if rows % gates:
+        raise ValueError(f"weight_ih must have a multiple of {gates} rows (the gate blocks), got {rows}")
+    hidden_size = rows // gates
+    h_size = hidden_size if out_size is None else out_size
+    if not isinstance(input, torch.Tensor) or input.dim() not in (1, 2):
+        got = tuple(input.shape) if isinstance(input, torch.Tensor) else type(input).__name__
+        raise ValueError(f"input must have shape (N, H_in) or (H_in,) with H_in = {input_size}, got {got}")
+    unbatched = input.dim() == 1
+    x = input.unsqueeze(0) if unbatched else input  # (N, H_in)
+    check_tensor("input", x, (None, input_size), "(N, H_in)")
+    n = x.shape[0]
+    h = hx.unsqueeze(0) if unbatched and isinstance(hx, torch.Tensor) and hx.dim() == 1 else hx
+    check_tensor("hx", h, (n, h_size), "(N, H_out)" if unbatched is False else "(H_out,)")
+    check_tensor("weight_hh", weight_hh, (rows, h_size), "(G*H, H_out)")
+    tensors = {"input": x, "hx": h, "weight_ih": weight_ih, "weight_hh": weight_hh}
+    for name, bias in (("bias_ih", bias_ih), ("bias_hh", bias_hh)):
+        if bias is not None:
+            tensors[name] = check_tensor(name, bias, (rows,), "(G*H,)")
+    check_same_dtype(**tensors)
+    return x, h, unbatched, hidden_size
+
+
+def rnn_cell(
+    input: torch.Tensor,
+    hx: torch.Tensor,
+    weight_ih: torch.Tensor,
+    weight_hh: torch.Tensor,
+    bias_ih: torch.Tensor | None = None,
+    bias_hh: torch.Tensor | None = None,
+    nonlinearity: str = "tanh",
+) -> torch.Tensor:
+    r"""One step of ``torch.nn.RNNCell``.
+
+    .. math:: h' = \tanh(x W_{ih}^\top + b_{ih} + h W_{hh}^\top + b_{hh})
+              \quad(\text{or } \mathrm{ReLU})
+
+    Parameters
+    ----------
+    input : Tensor, shape (N, H_in) or (H_in,)
+    hx : Tensor, shape (N, H) or (H,)
+    weight_ih : Tensor, shape (H, H_in)
+    weight_hh : Tensor, shape (H, H)
+    bias_ih, bias_hh : Tensor, shape (H,), optional
+    nonlinearity : {"tanh", "relu"}
+
+    Returns
+    -------
+    Tensor, shape (N, H) or (H,)
+        :math:`h'`, batched as ``input`` is.
+
+    Raises
+    ------
+    TypeError
+        If an argument is not a floating tensor, or the dtypes differ.
+    ValueError
+        If a shape disagrees (the message names the argument, the expected and the actual
+        shape), or ``nonlinearity`` is unknown.
+
+    Notes
+    -----
+    PyTorch's ``torch.nn.RNNCell`` documentation; Elman (1990).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.layers import rnn_cell
+    >>> rnn_cell(torch.ones(1, 2), torch.zeros(1, 2), torch.eye(2), torch.eye(2)).shape
+    torch.Size([1, 2])
+    """
+    if nonlinearity not in _ACTIVATIONS:
+        raise ValueError(f"nonlinearity must be 'tanh' or 'relu', got {nonlinearity!r}")
+    x, h, unbatched, _ = _cell_args(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gates=1)
+    h_next = rnn_step(_affine(x, weight_ih, bias_ih), h, weight_hh, bias_hh, nonlinearity)  # (N, H)
+    return h_next.squeeze(0) if unbatched else h_next
+
+
+def lstm_cell(
+    input: torch.Tensor,
+    hx: tuple[torch.Tensor, torch.Tensor],
+    weight_ih: torch.Tensor,
+    weight_hh: torch.Tensor,
+    bias_ih: torch.Tensor | None = None,
+    bias_hh: torch.Tensor | None = None,
+    weight_hr: torch.Tensor | None = None,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    r"""One step of ``torch.nn.LSTMCell`` (and of an ``nn.LSTM`` layer with ``proj_size``).
+
+    .. math::
+
+        i &= \sigma(x W_{ii}^\top + b_{ii} + h W_{hi}^\top + b_{hi}),\quad
+        f = \sigma(x W_{if}^\top + b_{if} + h W_{hf}^\top + b_{hf}),\\
+        g &= \tanh(x W_{ig}^\top + b_{ig} + h W_{hg}^\top + b_{hg}),\quad
+        o = \sigma(x W_{io}^\top + b_{io} + h W_{ho}^\top + b_{ho}),\\
+        c' &= f \odot c + i \odot g,\qquad h' = (o \odot \tanh c')\, W_{hr}^\top
+        \ (\text{projection only with } W_{hr})
+
+    Parameters
+    ----------
+    input : Tensor, shape (N, H_in) or (H_in,)
+    hx : tuple (h, c)
+        ``h`` of shape (N, H_out) and ``c`` of shape (N, H) (unbatched: no N); H_out is
+        ``proj_size`` with a projection, else H.
+    weight_ih : Tensor, shape (4H, H_in)
+        Blocks ``i, f, g, o``.
+    weight_hh : Tensor, shape (4H, H_out)
+    bias_ih, bias_hh : Tensor, shape (4H,), optional
+    weight_hr : Tensor, shape (proj_size, H), optional
+        The LSTMP projection (Sak et al. 2014).
+
+    Returns
+    -------
+    tuple (h', c')
+        Shapes as ``hx``.
+
+    Raises
+    ------
+    TypeError
+        If ``hx`` is not a pair of tensors, an argument is not a floating tensor, or the
+        dtypes differ.
+    ValueError
+        If a shape disagrees; the message names the argument, the expected and the actual
+        shape.
+
+    Notes
+    -----
+    PyTorch's ``torch.nn.LSTMCell`` and ``torch.nn.LSTM`` documentation; Hochreiter and
+    Schmidhuber (1997), with the forget gate of Gers et al. (2000).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.layers import lstm_cell
+    >>> h, c = lstm_cell(torch.ones(3), (torch.zeros(2), torch.zeros(2)), torch.ones(8, 3), torch.ones(8, 2))
+    >>> h.shape, c.shape
+    (torch.Size([2]), torch.Size([2]))
+    """
+    if not (isinstance(hx, tuple | list) and len(hx) == 2):
+        raise TypeError(f"hx must be a pair (h, c) of tensors, got {type(hx).__name__}")
+    h, c = hx
+    out_size = (
+        None if weight_hr is None else check_tensor("weight_hr", weight_hr, (None, None), "(P, H)").shape[0]
+    )
+    x, h2, unbatched, hidden_size = _cell_args(input, h, weight_ih, weight_hh, bias_ih, bias_hh, 4, out_size)
+    c2 = c.unsqueeze(0) if unbatched and isinstance(c, torch.Tensor) and c.dim() == 1 else c
+    check_tensor("c", c2, (x.shape[0], hidden_size), "(N, H)")
+    if weight_hr is not None:
+        check_tensor("weight_hr", weight_hr, (out_size, hidden_size), "(P, H)")
+        check_same_dtype(input=x, weight_hr=weight_hr)
+    check_same_dtype(input=x, c=c2)
+    h_next, c_next = lstm_step(_affine(x, weight_ih, bias_ih), h2, c2, weight_hh, bias_hh, weight_hr)
+    return (h_next.squeeze(0), c_next.squeeze(0)) if unbatched else (h_next, c_next)
+
+
+def gru_cell(
+    input: torch.Tensor,
+    hx: torch.Tensor,
+    weight_ih: torch.Tensor,
+    weight_hh: torch.Tensor,
+    bias_ih: torch.Tensor | None = None,
+    bias_hh: torch.Tensor | None = None,
+) -> torch.Tensor:
+    r"""One step of ``torch.nn.GRUCell``.
+
+    .. math::
+
+        r &= \sigma(x W_{ir}^\top + b_{ir} + h W_{hr}^\top + b_{hr}),\quad
+        z = \sigma(x W_{iz}^\top + b_{iz} + h W_{hz}^\top + b_{hz}),\\
+        n &= \tanh(x W_{in}^\top + b_{in} + r \odot (h W_{hn}^\top + b_{hn})),\qquad
+        h' = (1 - z) \odot n + z \odot h
+
+    Note that :math:`b_{hn}` sits inside the product with :math:`r`, as in PyTorch
+    (Cho et al. 2014 apply :math:`r` to :math:`h` before the product).
+
+    Parameters
+    ----------
+    input : Tensor, shape (N, H_in) or (H_in,)
+    hx : Tensor, shape (N, H) or (H,)
+    weight_ih : Tensor, shape (3H, H_in)
+        Blocks ``r, z, n``.
+    weight_hh : Tensor, shape (3H, H)
+    bias_ih, bias_hh : Tensor, shape (3H,), optional
+
+    Returns
+    -------
+    Tensor, shape as ``hx``
+
+    Raises
+    ------
+    TypeError
+        If an argument is not a floating tensor, or the dtypes differ.
+    ValueError
+        If a shape disagrees; the message names the argument, the expected and the actual
+        shape.
+
+    Notes
+    -----
+    PyTorch's ``torch.nn.GRUCell`` documentation; Cho et al. (2014).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.layers import gru_cell
+    >>> gru_cell(torch.ones(2, 3), torch.zeros(2, 4), torch.ones(12, 3), torch.ones(12, 4)).shape
+    torch.Size([2, 4])
+    """
+    x, h, unbatched, _ = _cell_args(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gates=3)
+    h_next = gru_step(_affine(x, weight_ih, bias_ih), h, weight_hh, bias_hh)  # (N, H)
+    return h_next.squeeze(0) if unbatched else h_next

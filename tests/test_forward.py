@@ -1,0 +1,275 @@
+"""forward(module, input, hx) against the modules themselves, over the whole configuration space."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from torch import nn
+from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence
+
+from rnndoc.checks import FLOAT64_ATOL, assert_close
+from rnndoc.layers import forward, gru_cell, lstm_cell, rnn_cell
+
+KINDS = ["RNN_TANH", "RNN_RELU", "LSTM", "LSTM_PROJ", "GRU"]
+INPUT_FORMS = ["batched", "unbatched", "packed_sorted", "packed_unsorted"]
+
+
+@st.composite
+def configurations(draw):
+    kind = draw(st.sampled_from(KINDS))
+    hidden_size = draw(st.integers(2 if kind == "LSTM_PROJ" else 1, 6))
+    config = {
+        "kind": kind,
+        "input_size": draw(st.integers(1, 6)),
+        "hidden_size": hidden_size,
+        "num_layers": draw(st.integers(1, 3)),
+        "bidirectional": draw(st.booleans()),
+        "bias": draw(st.booleans()),
+        "batch_first": draw(st.booleans()),
+        "proj_size": draw(st.integers(1, hidden_size - 1)) if kind == "LSTM_PROJ" else 0,
+        "dropout": draw(st.sampled_from([0.0, 0.5])),  # modules are in eval mode: no dropout
+        "form": draw(st.sampled_from(INPUT_FORMS)),
+        "batch": draw(st.integers(1, 4)),
+        "length": draw(st.integers(1, 6)),
+        "give_hx": draw(st.booleans()),
+        "seed": draw(st.integers(0, 2**31 - 1)),
+    }
+    if config["num_layers"] == 1:
+        config["dropout"] = 0.0  # torch warns about dropout on a single layer
+    config["lengths"] = draw(
+        st.lists(st.integers(1, config["length"]), min_size=config["batch"], max_size=config["batch"])
+    )
+    if config["form"] == "packed_sorted":
+        config["lengths"] = sorted(config["lengths"], reverse=True)
+    return config
+
+
+def build(config):
+    """The module (its own initial weights), the input and hx the configuration describes."""
+    torch.manual_seed(config["seed"])
+    kind = config["kind"]
+    common = {k: config[k] for k in ("input_size", "hidden_size", "num_layers", "bidirectional", "bias")}
+    common |= {"batch_first": config["batch_first"], "dropout": config["dropout"], "dtype": torch.float64}
+    if kind.startswith("RNN"):
+        module = nn.RNN(nonlinearity=kind[4:].lower(), **common)
+    elif kind.startswith("LSTM"):
+        module = nn.LSTM(proj_size=config["proj_size"], **common)
+    else:
+        module = nn.GRU(**common)
+    module.eval()
+    n, length = config["batch"], config["length"]
+    d = 2 if config["bidirectional"] else 1
+    h_out = config["proj_size"] or config["hidden_size"]
+    form = config["form"]
+    if form == "unbatched":
+        x = torch.randn(length, config["input_size"], dtype=torch.float64)  # (L, H_in)
+        state_shape = (d * config["num_layers"],)
+    else:
+        x = torch.randn(length, n, config["input_size"], dtype=torch.float64)  # (L, N, H_in)
+        state_shape = (d * config["num_layers"], n)
+        if form.startswith("packed"):
+            lengths = torch.tensor(config["lengths"])
+            x = pack_padded_sequence(x, lengths, enforce_sorted=form == "packed_sorted")
+        elif config["batch_first"]:
+            x = x.transpose(0, 1).contiguous()  # (N, L, H_in)
+    hx = None
+    if config["give_hx"]:
+        h_0 = torch.randn(*state_shape, h_out, dtype=torch.float64)
+        hx = (
+            (h_0, torch.randn(*state_shape, config["hidden_size"], dtype=torch.float64))
+            if "LSTM" in kind
+            else h_0
+        )
+    if form.startswith("packed") and config["batch_first"]:
+        module.batch_first = True  # packed input ignores batch_first; keep the flag to check that
+    return module, x, hx
+
+
+def compare(ours, theirs, atol=FLOAT64_ATOL):
+    if isinstance(theirs, PackedSequence):
+        assert isinstance(ours, PackedSequence)
+        assert torch.equal(ours.batch_sizes, theirs.batch_sizes)
+        for name in ("sorted_indices", "unsorted_indices"):
+            a, b = getattr(ours, name), getattr(theirs, name)
+            assert (a is None and b is None) or torch.equal(a, b), name
+        compare(ours.data, theirs.data, atol)
+    elif isinstance(theirs, tuple):
+        assert isinstance(ours, tuple)
+        assert len(ours) == len(theirs)
+        for a, b in zip(ours, theirs, strict=True):
+            compare(a, b, atol)
+    else:
+        assert ours.shape == theirs.shape
+        assert ours.dtype == theirs.dtype
+        assert_close(ours, theirs.detach(), atol=atol)
+
+
+@settings(max_examples=400)
+@given(configurations())
+def test_forward_matches_the_module(config):
+    module, x, hx = build(config)
+    compare(forward(module, x, hx), module(x, hx))
+
+
+@settings(max_examples=60)
+@given(configurations())
+def test_gradients_match_the_module(config):
+    """Autograd through our forward and through the module: same gradients for parameters and input."""
+    module, x, hx = build(config)
+    data = x.data if isinstance(x, PackedSequence) else x
+    data.requires_grad_(True)
+
+    def grads(run):
+        module.zero_grad()
+        if data.grad is not None:
+            data.grad = None
+        output = run(module, x, hx)[0]
+        output = output.data if isinstance(output, PackedSequence) else output
+        weights = torch.linspace(-1, 1, output.numel(), dtype=output.dtype).reshape(output.shape)
+        (output * weights).sum().backward()  # a loss that weighs every output differently
+        return [p.grad.clone() for p in module.parameters()] + [data.grad.clone()]
+
+    ours = grads(forward)
+    theirs = grads(lambda m, a, b: m(a, b))
+    for a, b in zip(ours, theirs, strict=True):
+        assert_close(a, b, atol=FLOAT64_ATOL, what="gradient")
+
+
+@settings(max_examples=100)
+@given(
+    st.sampled_from(["RNN_TANH", "RNN_RELU", "LSTM", "GRU"]),
+    st.integers(1, 5),
+    st.integers(1, 5),
+    st.booleans(),
+    st.sampled_from([None, 1, 3]),
+    st.booleans(),
+    st.integers(0, 2**31 - 1),
+)
+def test_cells_match(kind, input_size, hidden_size, bias, batch, give_hx, seed):
+    torch.manual_seed(seed)
+    kw = {"bias": bias, "dtype": torch.float64}
+    if kind.startswith("RNN"):
+        cell = nn.RNNCell(input_size, hidden_size, nonlinearity=kind[4:].lower(), **kw)
+    else:
+        cell = (nn.LSTMCell if kind == "LSTM" else nn.GRUCell)(input_size, hidden_size, **kw)
+    shape = () if batch is None else (batch,)
+    x = torch.randn(*shape, input_size, dtype=torch.float64)
+    hx = None
+    if give_hx:
+        h = torch.randn(*shape, hidden_size, dtype=torch.float64)
+        hx = (h, torch.randn(*shape, hidden_size, dtype=torch.float64)) if kind == "LSTM" else h
+    compare(forward(cell, x, hx), cell(x, hx))
+
+
+def test_a_sequence_of_cell_steps_is_the_layer():
+    torch.manual_seed(1)
+    layer = nn.LSTM(3, 4, dtype=torch.float64)
+    cell = nn.LSTMCell(3, 4, dtype=torch.float64)
+    cell.load_state_dict({k[:-3]: v for k, v in layer.state_dict().items()})  # weight_ih_l0 -> weight_ih
+    x = torch.randn(5, 2, 3, dtype=torch.float64)
+    h = c = torch.zeros(2, 4, dtype=torch.float64)
+    outputs = []
+    for x_t in x:
+        h, c = forward(cell, x_t, (h, c))
+        outputs.append(h)
+    expected, _ = layer(x)
+    assert_close(torch.stack(outputs), expected.detach(), atol=FLOAT64_ATOL)
+
+
+def test_gradcheck_of_the_cells():
+    torch.manual_seed(2)
+
+    def leaf(*shape):
+        return torch.randn(*shape, dtype=torch.float64, requires_grad=True)
+
+    x, h, c = leaf(2, 3), leaf(2, 4), leaf(2, 4)
+    for gates, cell in ((1, rnn_cell), (3, gru_cell)):
+        w_ih, w_hh, b_ih, b_hh = leaf(gates * 4, 3), leaf(gates * 4, 4), leaf(gates * 4), leaf(gates * 4)
+        assert torch.autograd.gradcheck(cell, (x, h, w_ih, w_hh, b_ih, b_hh))
+    w_ih, w_hh, b_ih, b_hh, w_hr = leaf(16, 3), leaf(16, 2), leaf(16), leaf(16), leaf(2, 4)
+    h_proj = leaf(2, 2)
+    assert torch.autograd.gradcheck(
+        lambda *a: lstm_cell(a[0], (a[1], a[2]), *a[3:]), (x, h_proj, c, w_ih, w_hh, b_ih, b_hh, w_hr)
+    )
+
+
+def test_training_dropout_is_refused():
+    module = nn.GRU(2, 3, num_layers=2, dropout=0.3)
+    with pytest.raises(ValueError, match=r"dropout=0.3 between layers in training mode.*module.eval\(\)"):
+        forward(module, torch.zeros(4, 1, 2))
+    module.eval()
+    assert forward(module, torch.zeros(4, 1, 2))[0].shape == (4, 1, 3)
+
+
+@pytest.mark.parametrize(
+    ("module", "input", "hx", "error", "match"),
+    [
+        (nn.Linear(2, 2), torch.zeros(3, 1, 2), None, TypeError, "module must be a torch.nn.RNN, LSTM, GRU"),
+        (
+            nn.RNN(2, 3),
+            torch.zeros(3, 1, 5),
+            None,
+            ValueError,
+            r"input must have shape \(L, N, H_in\) = \(\*, \*, 2\)",
+        ),
+        (nn.RNN(2, 3), torch.zeros(3, 1, 1, 2), None, ValueError, r"or \(L, H_in\) unbatched, with H_in = 2"),
+        (
+            nn.RNN(2, 3),
+            torch.zeros(3, 1, 2, dtype=torch.int64),
+            None,
+            TypeError,
+            "input must have a floating dtype",
+        ),
+        (
+            nn.RNN(2, 3),
+            torch.zeros(3, 1, 2, dtype=torch.float64),
+            None,
+            TypeError,
+            "input must have the dtype",
+        ),
+        (
+            nn.RNN(2, 3),
+            torch.zeros(3, 2, 2),
+            torch.zeros(1, 1, 3),
+            ValueError,
+            r"h_0 must have shape .* = \(1, 2, 3\)",
+        ),
+        (
+            nn.RNN(2, 3, num_layers=2),
+            torch.zeros(3, 1, 2),
+            torch.zeros(1, 1, 3),
+            ValueError,
+            r"\(2, 1, 3\), got",
+        ),
+        (nn.LSTM(2, 3), torch.zeros(3, 1, 2), torch.zeros(1, 1, 3), TypeError, r"pair \(h_0, c_0\)"),
+        (
+            nn.LSTM(2, 4, proj_size=2),
+            torch.zeros(3, 1, 2),
+            (torch.zeros(1, 1, 4), torch.zeros(1, 1, 4)),
+            ValueError,
+            "with proj_size=2, h_0 has proj_size features, not hidden_size",
+        ),
+        (
+            nn.LSTM(2, 4, proj_size=2),
+            torch.zeros(3, 1, 2),
+            (torch.zeros(1, 1, 2), torch.zeros(1, 1, 2)),
+            ValueError,
+            r"c_0 must have shape \(D \* num_layers, N, H\) = \(1, 1, 4\)",
+        ),
+        (nn.GRU(2, 3), torch.zeros(0, 1, 2), None, ValueError, "at least one time step"),
+        (
+            nn.GRUCell(2, 3),
+            torch.zeros(1, 4),
+            None,
+            ValueError,
+            r"input must have shape \(N, H_in\) = \(\*, 2\)",
+        ),
+        (nn.LSTMCell(2, 3), torch.zeros(1, 2), torch.zeros(1, 3), TypeError, r"hx must be a pair \(h, c\)"),
+        (nn.RNN(2, 3), [[0.0, 1.0]], None, TypeError, "input must be a torch.Tensor or PackedSequence"),
+    ],
+)
+def test_bad_input_gets_a_clear_error(module, input, hx, error, match):
+    with pytest.raises(error, match=match):
+        forward(module, input, hx)
