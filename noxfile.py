@@ -92,6 +92,17 @@ def browser(session: nox.Session) -> None:
 
 
 @nox.session(default=False)
+def bench(session: nox.Session) -> None:
+    """Time rnndoc.layers.forward against the torch modules (float32, CPU) and print the ratios.
+
+    Fails if a ratio misses its target (RNN 1.2, GRU 1.3, LSTM 3.0, LSTM without oneDNN 1.3).
+    Pass ``--threads N`` after ``--`` to fix torch's thread count.
+    """
+    _install(session)
+    session.run("python", "benchmarks/bench_layers.py", *session.posargs)
+
+
+@nox.session(default=False)
 def reproducible(session: nox.Session) -> None:
     """Build the book cold twice and compare: the HTML must be byte-identical.
 

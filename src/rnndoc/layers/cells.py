@@ -3,8 +3,9 @@ r"""One time step of each PyTorch recurrent cell, in PyTorch's row form.
 Batched tensors are (N, features); the gate blocks of the stacked weights are in
 PyTorch's order: LSTM ``i, f, g, o`` and GRU ``r, z, n``. Each public function is one
 cell's equations (``torch.nn.RNNCell``, ``torch.nn.LSTMCell``, ``torch.nn.GRUCell``
-documentation); the ``*_step`` helpers take the input part :math:`x W_{ih}^\top + b_{ih}`
-already computed, which is how :mod:`rnndoc.layers.stack` runs a whole sequence.
+documentation). Each is built from two pieces that :mod:`rnndoc.layers.stack` also uses for
+a whole sequence: :func:`input_part` (everything that does not depend on h, one matrix
+product for all steps) and a ``*_step`` helper (the recurrent product and the gates).
 """
 
 from __future__ import annotations
@@ -18,20 +19,40 @@ __all__ = ["gru_cell", "lstm_cell", "rnn_cell"]
 _ACTIVATIONS = {"tanh": torch.tanh, "relu": torch.relu}
 
 
-def _affine(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
-    # x W^T + b, for x (N, in) and W (out, in): (N, out)
-    return x @ weight.T if bias is None else torch.addmm(bias, x, weight.T)
+def input_part(x: torch.Tensor, weight_ih: torch.Tensor, bias_ih, bias_hh, mode: str) -> torch.Tensor:
+    r"""The part of every gate that does not depend on h: :math:`x W_{ih}^\top` plus the biases.
+
+    ``x`` is (..., H_in); the result is (..., G*H). Both biases are folded in, except the GRU's
+    :math:`b_{hn}`, which sits inside :math:`r \odot (h W_{hn}^\top + b_{hn})` and stays in
+    :func:`gru_step`. For a whole sequence this is one matrix product.
+    """
+    bias = None
+    for b in (bias_ih, bias_hh if mode != "GRU" else _gru_rz(bias_hh)):
+        if b is not None:
+            bias = b if bias is None else bias + b  # (G*H,)
+    flat = x.reshape(-1, x.shape[-1])  # (L*N, H_in)
+    part = flat @ weight_ih.T if bias is None else torch.addmm(bias, flat, weight_ih.T)  # (L*N, G*H)
+    return part.view(*x.shape[:-1], weight_ih.shape[0])  # (..., G*H)
+
+
+def _gru_rz(bias_hh: torch.Tensor | None) -> torch.Tensor | None:
+    """b_hh with its n block zeroed: b_hr and b_hz can be added to the input part, b_hn cannot."""
+    if bias_hh is None:
+        return None
+    hidden_size = bias_hh.shape[0] // 3
+    return torch.cat([bias_hh[: 2 * hidden_size], bias_hh.new_zeros(hidden_size)])  # (3H,)
+
+
+def gru_bias_hn(bias_hh: torch.Tensor | None) -> torch.Tensor | None:
+    """The GRU's b_hn, the last third of b_hh, (H,); None without biases."""
+    return None if bias_hh is None else bias_hh[2 * (bias_hh.shape[0] // 3) :]
 
 
 def rnn_step(
-    x_part: torch.Tensor,
-    h: torch.Tensor,
-    weight_hh: torch.Tensor,
-    bias_hh: torch.Tensor | None,
-    nonlinearity: str,
+    x_part: torch.Tensor, h: torch.Tensor, weight_hh: torch.Tensor, nonlinearity: str
 ) -> torch.Tensor:
-    """h' = act(x_part + h W_hh^T + b_hh), with x_part = x W_ih^T + b_ih already computed."""
-    return _ACTIVATIONS[nonlinearity](x_part + _affine(h, weight_hh, bias_hh))  # (N, H)
+    """h' = act(x_part + h W_hh^T), x_part = x W_ih^T + b_ih + b_hh from :func:`input_part`."""
+    return _ACTIVATIONS[nonlinearity](torch.addmm(x_part, h, weight_hh.T))  # (N, H)
 
 
 def lstm_step(
@@ -39,29 +60,31 @@ def lstm_step(
     h: torch.Tensor,
     c: torch.Tensor,
     weight_hh: torch.Tensor,
-    bias_hh: torch.Tensor | None,
     weight_hr: torch.Tensor | None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """One LSTM step from the precomputed input part x W_ih^T + b_ih, (N, 4H)."""
-    gates = x_part + _affine(h, weight_hh, bias_hh)  # (N, 4H), blocks i, f, g, o
-    i, f, g, o = gates.chunk(4, dim=1)  # each (N, H)
-    c_next = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)  # (N, H)
-    h_next = torch.sigmoid(o) * torch.tanh(c_next)  # (N, H)
+    """One LSTM step; x_part = x W_ih^T + b_ih + b_hh, (N, 4H), blocks i, f, g, o."""
+    gates = torch.addmm(x_part, h, weight_hh.T)  # (N, 4H)
+    hidden_size = c.shape[1]
+    i, f, _, o = torch.sigmoid(gates).chunk(4, dim=1)  # each (N, H); the g block is unused
+    g = torch.tanh(gates[:, 2 * hidden_size : 3 * hidden_size])  # (N, H)
+    c_next = torch.addcmul(f * c, i, g)  # (N, H): c' = f * c + i * g
+    h_next = o * torch.tanh(c_next)  # (N, H): h' = o * tanh(c')
     if weight_hr is not None:
         h_next = h_next @ weight_hr.T  # (N, P): the projection, applied at every step
     return h_next, c_next
 
 
 def gru_step(
-    x_part: torch.Tensor, h: torch.Tensor, weight_hh: torch.Tensor, bias_hh: torch.Tensor | None
+    x_part: torch.Tensor, h: torch.Tensor, weight_hh: torch.Tensor, bias_hn: torch.Tensor | None
 ) -> torch.Tensor:
-    """One GRU step from the precomputed input part x W_ih^T + b_ih, (N, 3H)."""
-    x_r, x_z, x_n = x_part.chunk(3, dim=1)  # each (N, H)
-    h_r, h_z, h_n = _affine(h, weight_hh, bias_hh).chunk(3, dim=1)  # each (N, H); b_hn stays in h_n
-    r = torch.sigmoid(x_r + h_r)  # (N, H)
-    z = torch.sigmoid(x_z + h_z)  # (N, H)
-    n = torch.tanh(x_n + r * h_n)  # (N, H): r multiplies (W_hn h + b_hn)
-    return (1 - z) * n + z * h  # (N, H)
+    """One GRU step; x_part = x W_ih^T + b_ih + (b_hr, b_hz, 0), (N, 3H), blocks r, z, n."""
+    hidden_size = h.shape[1]
+    hh = h @ weight_hh.T  # (N, 3H)
+    hh_n = hh[:, 2 * hidden_size :] if bias_hn is None else hh[:, 2 * hidden_size :] + bias_hn  # (N, H)
+    rz = torch.sigmoid(x_part[:, : 2 * hidden_size] + hh[:, : 2 * hidden_size])  # (N, 2H)
+    r, z = rz[:, :hidden_size], rz[:, hidden_size:]  # each (N, H)
+    n = torch.tanh(torch.addcmul(x_part[:, 2 * hidden_size :], r, hh_n))  # (N, H): tanh(x_n + r * hh_n)
+    return torch.addcmul(n, z, h - n)  # (N, H): (1 - z) * n + z * h
 
 
 def _cell_args(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gates: int, out_size: int | None = None):
@@ -139,7 +162,7 @@ def rnn_cell(
     if nonlinearity not in _ACTIVATIONS:
         raise ValueError(f"nonlinearity must be 'tanh' or 'relu', got {nonlinearity!r}")
     x, h, unbatched, _ = _cell_args(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gates=1)
-    h_next = rnn_step(_affine(x, weight_ih, bias_ih), h, weight_hh, bias_hh, nonlinearity)  # (N, H)
+    h_next = rnn_step(input_part(x, weight_ih, bias_ih, bias_hh, "RNN"), h, weight_hh, nonlinearity)  # (N, H)
     return h_next.squeeze(0) if unbatched else h_next
 
 
@@ -216,7 +239,8 @@ def lstm_cell(
         check_tensor("weight_hr", weight_hr, (out_size, hidden_size), "(P, H)")
         check_same_dtype(input=x, weight_hr=weight_hr)
     check_same_dtype(input=x, c=c2)
-    h_next, c_next = lstm_step(_affine(x, weight_ih, bias_ih), h2, c2, weight_hh, bias_hh, weight_hr)
+    x_part = input_part(x, weight_ih, bias_ih, bias_hh, "LSTM")  # (N, 4H)
+    h_next, c_next = lstm_step(x_part, h2, c2, weight_hh, weight_hr)
     return (h_next.squeeze(0), c_next.squeeze(0)) if unbatched else (h_next, c_next)
 
 
@@ -273,5 +297,6 @@ def gru_cell(
     torch.Size([2, 4])
     """
     x, h, unbatched, _ = _cell_args(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gates=3)
-    h_next = gru_step(_affine(x, weight_ih, bias_ih), h, weight_hh, bias_hh)  # (N, H)
+    x_part = input_part(x, weight_ih, bias_ih, bias_hh, "GRU")  # (N, 3H)
+    h_next = gru_step(x_part, h, weight_hh, gru_bias_hn(bias_hh))  # (N, H)
     return h_next.squeeze(0) if unbatched else h_next

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import torch
 
-from .cells import gru_step, lstm_step, rnn_step
+from .cells import gru_bias_hn, gru_step, input_part, lstm_step, rnn_step
 
 __all__ = ["MODES", "run_layers"]
 
@@ -30,36 +30,28 @@ def _direction(
     mask: torch.Tensor | None,
 ):
     """One layer, one direction. x (L, N, F); h (N, H_out); c (N, H) or None; mask (L, N, 1) or None."""
-    w_ih, w_hh, b_ih, b_hh = (
-        weights["weight_ih"],
-        weights["weight_hh"],
-        weights["bias_ih"],
-        weights["bias_hh"],
-    )
-    x_part = x @ w_ih.T  # (L, N, G*H): every step's input projection in one product
-    if b_ih is not None:
-        x_part = x_part + b_ih  # (L, N, G*H)
-    recurrent_bias = b_hh
-    if mode != "GRU" and b_hh is not None:  # GRU keeps b_hn inside r * (...): it cannot be folded in
-        x_part, recurrent_bias = x_part + b_hh, None  # (L, N, G*H)
-    length = x.shape[0]
-    out = x.new_empty(length, h.shape[0], h.shape[1])  # (L, N, H_out)
-    for t in reversed(range(length)) if reverse else range(length):
+    w_hh = weights["weight_hh"]
+    x_part = input_part(x, weights["weight_ih"], weights["bias_ih"], weights["bias_hh"], mode)  # (L, N, G*H)
+    bias_hn = gru_bias_hn(weights["bias_hh"]) if mode == "GRU" else None
+    outputs = []
+    for t in reversed(range(x.shape[0])) if reverse else range(x.shape[0]):
         if mode == "LSTM":
-            h_new, c_new = lstm_step(x_part[t], h, c, w_hh, recurrent_bias, weights["weight_hr"])
+            h_new, c_new = lstm_step(x_part[t], h, c, w_hh, weights["weight_hr"])  # (N, H_out), (N, H)
         elif mode == "GRU":
-            h_new = gru_step(x_part[t], h, w_hh, recurrent_bias)  # (N, H)
+            h_new = gru_step(x_part[t], h, w_hh, bias_hn)  # (N, H)
         else:
-            h_new = rnn_step(x_part[t], h, w_hh, recurrent_bias, "tanh" if mode == "RNN_TANH" else "relu")
+            h_new = rnn_step(x_part[t], h, w_hh, "tanh" if mode == "RNN_TANH" else "relu")  # (N, H)
         if mask is None:
             h = h_new
             c = c_new if mode == "LSTM" else c
-            out[t] = h
+            outputs.append(h)
         else:  # past a sequence's end: keep its state, output zeros
             h = torch.where(mask[t], h_new, h)  # (N, H_out)
             c = torch.where(mask[t], c_new, c) if mode == "LSTM" else c
-            out[t] = h_new * mask[t]
-    return out, h, c
+            outputs.append(h_new * mask[t])
+    if reverse:
+        outputs.reverse()
+    return torch.stack(outputs), h, c  # (L, N, H_out)
 
 
 def run_layers(

@@ -1,0 +1,63 @@
+"""Forward time of rnndoc.layers.forward(module, x) against module(x), as ratios in one run.
+
+Setting (issue 3): torch.no_grad(), eval mode, float32, CPU, N=32, L=128,
+input_size = hidden_size = 256, one layer, batch_first=False. Timed with
+torch.utils.benchmark (median of repeated blocks). Targets: RNN <= 1.2, GRU <= 1.3,
+LSTM <= 3.0 against torch's default (oneDNN) LSTM and <= 1.3 with oneDNN disabled.
+Run with `nox -s bench`; arguments: --threads N (default: torch's default).
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+
+import torch
+from torch.utils import benchmark
+
+from rnndoc.layers import forward
+
+N, L, SIZE = 32, 128, 256
+TARGETS = {"RNN": 1.2, "GRU": 1.3, "LSTM": 3.0, "LSTM (oneDNN off)": 1.3}
+
+
+def median_seconds(fn, label: str) -> float:
+    timer = benchmark.Timer(stmt="fn()", globals={"fn": fn}, label=label)
+    return timer.blocked_autorange(min_run_time=2.0).median
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--threads", type=int, default=None, help="torch.set_num_threads (default: torch's)")
+    args = parser.parse_args()
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    torch.manual_seed(0)
+    x = torch.randn(L, N, SIZE)  # (L, N, H_in), float32
+    rows = []
+    with torch.no_grad():
+        for name, cls in (("RNN", torch.nn.RNN), ("GRU", torch.nn.GRU), ("LSTM", torch.nn.LSTM)):
+            module = cls(SIZE, SIZE).eval()
+            ours = median_seconds(lambda m=module: forward(m, x), f"rnndoc {name}")
+            theirs = median_seconds(lambda m=module: m(x), f"torch {name}")
+            rows.append((name, ours, theirs))
+            if name == "LSTM":
+                with torch.backends.mkldnn.flags(enabled=False):
+                    plain = median_seconds(lambda m=module: m(x), "torch LSTM without oneDNN")
+                rows.append(("LSTM (oneDNN off)", ours, plain))
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, Python {platform.python_version()}")
+    print(f"N={N}, L={L}, input_size=hidden_size={SIZE}, float32, CPU, eval, no_grad")
+    print(f"{'layer':<20}{'rnndoc ms':>12}{'torch ms':>12}{'ratio':>8}{'target':>8}  met")
+    failed = 0
+    for name, ours, theirs in rows:
+        ratio = ours / theirs
+        met = ratio <= TARGETS[name]
+        failed += not met
+        print(
+            f"{name:<20}{ours * 1e3:>12.2f}{theirs * 1e3:>12.2f}{ratio:>8.2f}{TARGETS[name]:>8.1f}  {'yes' if met else 'NO'}"
+        )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
