@@ -83,3 +83,44 @@ def test_bad_arguments_are_named(key, value, error, match):
     } | {key: value}
     with pytest.raises(error, match=match):
         rnn_tanh_layer(**args)
+
+
+@given(st.integers(1, 8), st.integers(2, 8), st.data(), st.booleans())
+def test_lstm_costs_count_the_modules_parameters(input_size, hidden_size, data, bias):
+    from rnndoc.layers.costs import lstm_costs  # noqa: PLC0415
+
+    proj_size = data.draw(st.integers(0, hidden_size - 1))
+    module = torch.nn.LSTM(input_size, hidden_size, proj_size=proj_size, bias=bias)
+    costs = lstm_costs(input_size, hidden_size, proj_size, bias)
+    assert costs["parameters"] == sum(p.numel() for p in module.parameters())
+    weights = [p for name, p in module.named_parameters() if name.startswith("weight")]
+    assert costs["multiply_adds"] == sum(w.numel() for w in weights)  # one multiply-add per weight per step
+
+
+def test_lstm_costs_errors():
+    from rnndoc.layers.costs import lstm_costs  # noqa: PLC0415
+
+    with pytest.raises(ValueError, match="proj_size must be below hidden_size = 4, got 4"):
+        lstm_costs(2, 4, proj_size=4)
+    with pytest.raises(TypeError, match="input_size must be an int"):
+        lstm_costs(2.0, 4)
+
+
+def test_gru_reset_before_is_chos_form():
+    """reset_after=False is n = tanh(W_in x + b_in + W_hn (r * h) + b_hn), written out by hand here."""
+    from rnndoc.layers import gru_cell  # noqa: PLC0415
+
+    torch.manual_seed(3)
+    cell = torch.nn.GRUCell(3, 4, dtype=torch.float64)
+    x, h = torch.randn(2, 3, dtype=torch.float64), torch.randn(2, 4, dtype=torch.float64)
+    w_ir, w_iz, w_in = cell.weight_ih.chunk(3)
+    w_hr, w_hz, w_hn = cell.weight_hh.chunk(3)
+    b_ir, b_iz, b_in = cell.bias_ih.chunk(3)
+    b_hr, b_hz, b_hn = cell.bias_hh.chunk(3)
+    r = torch.sigmoid(x @ w_ir.T + b_ir + h @ w_hr.T + b_hr)
+    z = torch.sigmoid(x @ w_iz.T + b_iz + h @ w_hz.T + b_hz)
+    n = torch.tanh(x @ w_in.T + b_in + (r * h) @ w_hn.T + b_hn)
+    expected = (1 - z) * n + z * h
+    args = (x, h, cell.weight_ih, cell.weight_hh, cell.bias_ih, cell.bias_hh)
+    assert_close(gru_cell(*args, reset_after=False), expected.detach(), atol=FLOAT64_ATOL)
+    assert (gru_cell(*args) - gru_cell(*args, reset_after=False)).abs().max() > 1e-3

@@ -251,6 +251,7 @@ def gru_cell(
     weight_hh: torch.Tensor,
     bias_ih: torch.Tensor | None = None,
     bias_hh: torch.Tensor | None = None,
+    reset_after: bool = True,
 ) -> torch.Tensor:
     r"""One step of ``torch.nn.GRUCell``.
 
@@ -261,8 +262,11 @@ def gru_cell(
         n &= \tanh(x W_{in}^\top + b_{in} + r \odot (h W_{hn}^\top + b_{hn})),\qquad
         h' = (1 - z) \odot n + z \odot h
 
-    Note that :math:`b_{hn}` sits inside the product with :math:`r`, as in PyTorch
-    (Cho et al. 2014 apply :math:`r` to :math:`h` before the product).
+    Note that :math:`b_{hn}` sits inside the product with :math:`r`, as in PyTorch. With
+    ``reset_after=False`` the candidate is the form of Cho et al. (2014), where the reset
+    gate acts on :math:`h` before the product (the name is Keras's):
+
+    .. math:: n = \tanh(x W_{in}^\top + b_{in} + (r \odot h) W_{hn}^\top + b_{hn})
 
     Parameters
     ----------
@@ -272,6 +276,8 @@ def gru_cell(
         Blocks ``r, z, n``.
     weight_hh : Tensor, shape (3H, H)
     bias_ih, bias_hh : Tensor, shape (3H,), optional
+    reset_after : bool, default True
+        True: PyTorch's candidate; False: Cho et al.'s.
 
     Returns
     -------
@@ -296,7 +302,16 @@ def gru_cell(
     >>> gru_cell(torch.ones(2, 3), torch.zeros(2, 4), torch.ones(12, 3), torch.ones(12, 4)).shape
     torch.Size([2, 4])
     """
-    x, h, unbatched, _ = _cell_args(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gates=3)
+    x, h, unbatched, hidden_size = _cell_args(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gates=3)
     x_part = input_part(x, weight_ih, bias_ih, bias_hh, "GRU")  # (N, 3H)
-    h_next = gru_step(x_part, h, weight_hh, gru_bias_hn(bias_hh))  # (N, H)
+    if reset_after:
+        h_next = gru_step(x_part, h, weight_hh, gru_bias_hn(bias_hh))  # (N, H)
+    else:  # Cho et al. (2014): n = tanh(x W_in^T + b_in + (r * h) W_hn^T + b_hn)
+        w_rz, w_n = weight_hh[: 2 * hidden_size], weight_hh[2 * hidden_size :]  # (2H, H), (H, H)
+        r, z = torch.sigmoid(torch.addmm(x_part[:, : 2 * hidden_size], h, w_rz.T)).chunk(
+            2, dim=1
+        )  # (N, H) each
+        n_part = x_part[:, 2 * hidden_size :] + (r * h) @ w_n.T  # (N, H)
+        n = torch.tanh(n_part if bias_hh is None else n_part + gru_bias_hn(bias_hh))  # (N, H)
+        h_next = torch.addcmul(n, z, h - n)  # (N, H): (1 - z) * n + z * h
     return h_next.squeeze(0) if unbatched else h_next
