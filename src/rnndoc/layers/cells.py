@@ -4,8 +4,9 @@ Batched tensors are (N, features); the gate blocks of the stacked weights are in
 PyTorch's order: LSTM ``i, f, g, o`` and GRU ``r, z, n``. Each public function is one
 cell's equations (``torch.nn.RNNCell``, ``torch.nn.LSTMCell``, ``torch.nn.GRUCell``
 documentation). Each is built from two pieces that :mod:`rnndoc.layers.stack` also uses for
-a whole sequence: :func:`input_part` (everything that does not depend on h, one matrix
-product for all steps) and a ``*_step`` helper (the recurrent product and the gates).
+a whole sequence: :func:`rnndoc.layers.cells.input_part` (everything that does not depend on
+h, one matrix product for all steps) and a ``*_step`` helper (the recurrent product and the
+gates).
 """
 
 from __future__ import annotations
@@ -14,7 +15,16 @@ import torch
 
 from .._validate import check_same_dtype, check_tensor
 
-__all__ = ["gru_cell", "lstm_cell", "rnn_cell"]
+__all__ = [
+    "gru_bias_hn",
+    "gru_cell",
+    "gru_step",
+    "input_part",
+    "lstm_cell",
+    "lstm_step",
+    "rnn_cell",
+    "rnn_step",
+]
 
 _ACTIVATIONS = {"tanh": torch.tanh, "relu": torch.relu}
 
