@@ -25,3 +25,15 @@ def test_error_plot_is_log_log_with_the_data():
     assert list(ax.lines[0].get_xdata()) == [1e-6, 1e-3]
     with pytest.raises(ValueError, match="error must have length 2"):
         plot_finite_difference_error([1e-6, 1e-3], [1e-10])
+
+
+def test_cell_diagrams_name_every_gate():
+    from rnndoc.plots import draw_gru_cell, draw_lstm_cell  # noqa: PLC0415
+
+    lstm = [t.get_text() for t in draw_lstm_cell().axes[0].texts]
+    for gate in ("f", "i", "o"):
+        assert rf"$\sigma$ ({gate})" in lstm
+    assert "tanh (g)" in lstm
+    assert {"$c_{t-1}$", "$c_t$", "$h_t$"} <= set(lstm)
+    gru = [t.get_text() for t in draw_gru_cell().axes[0].texts]
+    assert {r"$\sigma$ (r)", r"$\sigma$ (z)", "tanh (n)", "$h_{t-1}$", "$h_t$"} <= set(gru)
