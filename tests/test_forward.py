@@ -7,6 +7,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch import nn
+from torch.nn.utils import prune
 from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence
 
 from rnndoc.checks import FLOAT64_ATOL, assert_close
@@ -82,8 +83,6 @@ def build(config):
             if "LSTM" in kind
             else h_0
         )
-    if form.startswith("packed") and config["batch_first"]:
-        module.batch_first = True  # packed input ignores batch_first; keep the flag to check that
     return module, x, hx
 
 
@@ -110,7 +109,30 @@ def compare(ours, theirs, atol=FLOAT64_ATOL):
 @given(configurations())
 def test_forward_matches_the_module(config):
     module, x, hx = build(config)
-    compare(forward(module, x, hx), module(x, hx))
+    with pytest.MonkeyPatch.context() as patch:
+        for cls in (nn.RNN, nn.LSTM, nn.GRU):  # no recurrent kernel inside forward
+            patch.setattr(cls, "forward", _refuse)
+        for name in ("rnn_tanh", "rnn_relu", "lstm", "gru"):
+            patch.setattr(torch._VF, name, _refuse, raising=False)
+        ours = forward(module, x, hx)
+    compare(ours, module(x, hx))
+
+
+def _refuse(*args, **kwargs):
+    raise AssertionError("a recurrent kernel was called inside rnndoc.layers.forward")
+
+
+def test_the_kernel_guard_works():
+    """The guard above has teeth: calling the module inside it fails."""
+    module = nn.GRU(2, 3)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(nn.GRU, "forward", _refuse)
+        with pytest.raises(AssertionError, match="a recurrent kernel was called"):
+            module(torch.zeros(1, 1, 2))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(torch._VF, "gru", _refuse, raising=False)
+        with pytest.raises(AssertionError, match="a recurrent kernel was called"):
+            module(torch.zeros(1, 1, 2))
 
 
 @settings(max_examples=60)
@@ -160,7 +182,13 @@ def test_cells_match(kind, input_size, hidden_size, bias, batch, give_hx, seed):
     if give_hx:
         h = torch.randn(*shape, hidden_size, dtype=torch.float64)
         hx = (h, torch.randn(*shape, hidden_size, dtype=torch.float64)) if kind == "LSTM" else h
-    compare(forward(cell, x, hx), cell(x, hx))
+    with pytest.MonkeyPatch.context() as patch:
+        for cls in (nn.RNNCell, nn.LSTMCell, nn.GRUCell):
+            patch.setattr(cls, "forward", _refuse)
+        for name in ("rnn_tanh_cell", "rnn_relu_cell", "lstm_cell", "gru_cell"):
+            patch.setattr(torch._VF, name, _refuse, raising=False)
+        ours = forward(cell, x, hx)
+    compare(ours, cell(x, hx))
 
 
 def test_a_sequence_of_cell_steps_is_the_layer():
@@ -272,4 +300,93 @@ def test_training_dropout_is_refused():
 )
 def test_bad_input_gets_a_clear_error(module, input, hx, error, match):
     with pytest.raises(error, match=match):
+        forward(module, input, hx)
+
+
+def test_float32_modules_match_within_float32_round_off():
+    torch.manual_seed(5)
+    for module in (nn.LSTM(3, 4, num_layers=2, bidirectional=True), nn.GRU(3, 4, batch_first=True)):
+        module.eval()
+        x = torch.randn(2, 5, 3)
+        ours, theirs = forward(module, x), module(x)
+        assert ours[0].dtype == torch.float32
+        assert_close(ours[0], theirs[0].detach(), atol=1e-5, what="float32 output")  # float32 round-off
+
+
+def test_gradients_with_respect_to_h_0_match():
+    torch.manual_seed(6)
+    module = nn.LSTM(2, 3, num_layers=2, dtype=torch.float64)
+    x = torch.randn(4, 2, 2, dtype=torch.float64)
+    grads = []
+    for run in (forward, lambda m, a, b: m(a, b)):
+        h_0 = torch.randn(
+            2, 2, 3, dtype=torch.float64, generator=torch.Generator().manual_seed(0)
+        ).requires_grad_()
+        c_0 = torch.randn(
+            2, 2, 3, dtype=torch.float64, generator=torch.Generator().manual_seed(1)
+        ).requires_grad_()
+        output, (h_n, c_n) = run(module, x, (h_0, c_0))
+        (output.sum() + h_n.square().sum() + c_n.sum()).backward()
+        grads.append((h_0.grad, c_0.grad))
+    assert_close(grads[0][0], grads[1][0], atol=FLOAT64_ATOL, what="dL/dh_0")
+    assert_close(grads[0][1], grads[1][1], atol=FLOAT64_ATOL, what="dL/dc_0")
+
+
+def test_parametrized_and_pruned_modules_run():
+    """Weights read as the module reads them: weight norm and pruning change what it computes."""
+    torch.manual_seed(7)
+    module = nn.GRU(3, 4, dtype=torch.float64)
+    torch.nn.utils.parametrizations.weight_norm(module, "weight_hh_l0")
+    prune.l1_unstructured(module, "weight_ih_l0", amount=0.5)
+    x = torch.randn(5, 2, 3, dtype=torch.float64)
+    compare(forward(module, x), module(x))
+    cell = nn.LSTMCell(3, 4, dtype=torch.float64)
+    prune.l1_unstructured(cell, "weight_hh", amount=0.5)
+    compare(forward(cell, x[0]), cell(x[0]))
+
+
+@pytest.mark.parametrize(
+    ("module", "input", "hx", "match"),
+    [
+        (
+            nn.RNN(2, 3, batch_first=True),
+            torch.zeros(4, 7, 5),
+            None,
+            r"input must have shape \(N, L, H_in\) = \(\*, \*, 2\), got \(4, 7, 5\)",
+        ),
+        (
+            nn.RNN(2, 3),
+            torch.zeros(7, 5),
+            None,
+            r"input must have shape \(L, H_in\) = \(\*, 2\), got \(7, 5\)",
+        ),
+        (nn.RNN(2, 3), torch.zeros(7, 2), torch.zeros(1, 1, 3), r"unbatched input takes an unbatched state"),
+        (
+            nn.GRUCell(2, 3),
+            torch.zeros(2),
+            torch.zeros(4),
+            r"hx must have shape \(H_out,\) for unbatched input = \(3,\), got \(4,\)",
+        ),
+        (
+            nn.GRUCell(2, 3),
+            torch.zeros(5),
+            None,
+            r"input must have shape \(H_in,\) for unbatched input = \(2,\), got \(5,\)",
+        ),
+        (
+            nn.GRUCell(2, 3),
+            torch.zeros(2),
+            torch.zeros(1, 3),
+            r"hx must have shape \(H_out,\) for unbatched input",
+        ),
+        (
+            nn.LSTM(2, 3),
+            torch.zeros(4, 1, 2),
+            (None, torch.zeros(1, 1, 3)),
+            r"h_0 must be a torch.Tensor, got NoneType",
+        ),
+    ],
+)
+def test_errors_name_the_callers_layout(module, input, hx, match):
+    with pytest.raises((ValueError, TypeError), match=match):
         forward(module, input, hx)

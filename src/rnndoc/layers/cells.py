@@ -97,6 +97,13 @@ def gru_step(
     return torch.addcmul(n, z, h - n)  # (N, H): (1 - z) * n + z * h
 
 
+def _as_batch(name: str, value: object, size: int, unbatched: bool, what: str) -> torch.Tensor:
+    """Check a cell argument in the caller's layout ((N, size), or (size,) unbatched); return (N, size)."""
+    if unbatched:
+        return check_tensor(name, value, (size,), f"({what},) for unbatched input").unsqueeze(0)  # (1, size)
+    return check_tensor(name, value, (None, size), f"(N, {what})")  # (N, size)
+
+
 def _cell_args(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gates: int, out_size: int | None = None):
     check_tensor("weight_ih", weight_ih, (None, None), "(G*H, H_in)")
     rows, input_size = weight_ih.shape
@@ -108,11 +115,10 @@ def _cell_args(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gates: int, ou
         got = tuple(input.shape) if isinstance(input, torch.Tensor) else type(input).__name__
         raise ValueError(f"input must have shape (N, H_in) or (H_in,) with H_in = {input_size}, got {got}")
     unbatched = input.dim() == 1
-    x = input.unsqueeze(0) if unbatched else input  # (N, H_in)
-    check_tensor("input", x, (None, input_size), "(N, H_in)")
-    n = x.shape[0]
-    h = hx.unsqueeze(0) if unbatched and isinstance(hx, torch.Tensor) and hx.dim() == 1 else hx
-    check_tensor("hx", h, (n, h_size), "(N, H_out)" if unbatched is False else "(H_out,)")
+    x = _as_batch("input", input, input_size, unbatched, "H_in")  # (N, H_in)
+    h = _as_batch("hx", hx, h_size, unbatched, "H_out")  # (N, H_out)
+    if h.shape[0] != x.shape[0]:
+        raise ValueError(f"hx must have shape (N, H_out) = ({x.shape[0]}, {h_size}), got {tuple(hx.shape)}")
     check_tensor("weight_hh", weight_hh, (rows, h_size), "(G*H, H_out)")
     tensors = {"input": x, "hx": h, "weight_ih": weight_ih, "weight_hh": weight_hh}
     for name, bias in (("bias_ih", bias_ih), ("bias_hh", bias_hh)):
@@ -243,8 +249,9 @@ def lstm_cell(
         None if weight_hr is None else check_tensor("weight_hr", weight_hr, (None, None), "(P, H)").shape[0]
     )
     x, h2, unbatched, hidden_size = _cell_args(input, h, weight_ih, weight_hh, bias_ih, bias_hh, 4, out_size)
-    c2 = c.unsqueeze(0) if unbatched and isinstance(c, torch.Tensor) and c.dim() == 1 else c
-    check_tensor("c", c2, (x.shape[0], hidden_size), "(N, H)")
+    c2 = _as_batch("c", c, hidden_size, unbatched, "H")  # (N, H)
+    if c2.shape[0] != x.shape[0]:
+        raise ValueError(f"c must have shape (N, H) = ({x.shape[0]}, {hidden_size}), got {tuple(c.shape)}")
     if weight_hr is not None:
         check_tensor("weight_hr", weight_hr, (out_size, hidden_size), "(P, H)")
         check_same_dtype(input=x, weight_hr=weight_hr)

@@ -30,14 +30,37 @@ def _mode(module: nn.Module) -> str:
     return "RNN_TANH" if module.nonlinearity == "tanh" else "RNN_RELU"
 
 
+def _tensor_attribute(module: nn.Module, name: str) -> torch.Tensor:
+    """The module's tensor ``name``, read as the module itself reads it (parametrized or pruned too)."""
+    value = getattr(module, name, None)
+    if not isinstance(value, torch.Tensor):
+        raise TypeError(f"module has no tensor {name!r} (got {type(value).__name__}); it cannot be run")
+    return value
+
+
+def _layer_weights(module: nn.Module) -> dict[str, torch.Tensor]:
+    """Every weight of a recurrent layer by PyTorch's name, e.g. ``weight_hh_l1_reverse``."""
+    kinds = ["weight_ih", "weight_hh"] + (["bias_ih", "bias_hh"] if module.bias else [])
+    kinds += ["weight_hr"] if getattr(module, "proj_size", 0) else []
+    suffixes = ["", "_reverse"] if module.bidirectional else [""]
+    names = [
+        f"{kind}_l{k}{suffix}" for k in range(module.num_layers) for suffix in suffixes for kind in kinds
+    ]
+    return {name: _tensor_attribute(module, name) for name in names}
+
+
 def _cell_forward(module, input, hx):
-    params = dict(module.named_parameters())
-    args = (params["weight_ih"], params["weight_hh"], params.get("bias_ih"), params.get("bias_hh"))
+    args = tuple(
+        _tensor_attribute(module, name) if module.bias or name.startswith("weight") else None
+        for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")
+    )
     if not isinstance(input, torch.Tensor):
         raise TypeError(f"input must be a torch.Tensor, got {type(input).__name__}")
     batch = () if input.dim() == 1 else input.shape[:1]
     zeros = input.new_zeros(*batch, module.hidden_size)  # (N, H) or (H,)
     if isinstance(module, nn.LSTMCell):
+        if hx is not None and isinstance(hx, tuple | list) and any(v is None for v in hx):
+            raise TypeError("hx must be a pair (h, c) of tensors, got None in it")
         return lstm_cell(input, (zeros, zeros) if hx is None else hx, *args)
     hx = zeros if hx is None else hx
     if isinstance(module, nn.GRUCell):
@@ -125,7 +148,7 @@ def forward(module: nn.Module, input, hx=None):
             f"module applies dropout={module.dropout} between layers in training mode, with random masks "
             "this function cannot reproduce: call module.eval() (or set dropout=0) first"
         )
-    params = dict(module.named_parameters())
+    params = _layer_weights(module)
     directions = 2 if module.bidirectional else 1
     proj_size = getattr(module, "proj_size", 0)
     h_out = proj_size or module.hidden_size
@@ -134,51 +157,52 @@ def forward(module: nn.Module, input, hx=None):
     packed = isinstance(input, PackedSequence)
     lengths = None
     if packed:
+        check_tensor("input.data", input.data, (None, module.input_size), "(sum of lengths, H_in)")
+        check_same_dtype(weight_ih_l0=params["weight_ih_l0"], input=input.data)
         x, lengths = pad_packed_sequence(input)  # (L, N, H_in), lengths (N,), caller's batch order
         unbatched = False
     else:
         if not isinstance(input, torch.Tensor):
             raise TypeError(f"input must be a torch.Tensor or PackedSequence, got {type(input).__name__}")
+        layout = "(N, L, H_in)" if module.batch_first else "(L, N, H_in)"
         if input.dim() not in (2, 3):
-            layout = "(N, L, H_in)" if module.batch_first else "(L, N, H_in)"
             raise ValueError(
                 f"input must have shape {layout}, or (L, H_in) unbatched, with H_in = {module.input_size}; "
                 f"got {tuple(input.shape)}"
             )
         unbatched = input.dim() == 2
+        check_tensor("input", input, (None,) * (input.dim() - 1) + (module.input_size,),
+                     "(L, H_in)" if unbatched else layout)  # fmt: skip
+        check_same_dtype(weight_ih_l0=params["weight_ih_l0"], input=input)
+        if input.shape[1 if module.batch_first and not unbatched else 0] < 1:
+            raise ValueError(f"input must hold at least one time step, got shape {tuple(input.shape)}")
         time_first = input.transpose(0, 1) if module.batch_first and not unbatched else input
         x = time_first.unsqueeze(1) if unbatched else time_first  # (L, N, H_in)
-    check_tensor("input", x, (None, None, module.input_size), "(L, N, H_in)")
-    check_same_dtype(module_weights=params["weight_ih_l0"], input=x)
-    if x.shape[0] < 1:
-        raise ValueError(f"input must hold at least one time step, got shape {tuple(x.shape)}")
     batch = x.shape[1]
 
-    def state(name, value, size):
-        expected = (
-            f"(D * num_layers, H) = ({stacked}, {size})"
-            if unbatched
-            else (f"(D * num_layers, N, H) = ({stacked}, {batch}, {size})")
-        )
-        if value is None:
+    def state(name, value, size, required=False):
+        shape = (stacked, size) if unbatched else (stacked, batch, size)
+        labels = "(D * num_layers, H)" if unbatched else "(D * num_layers, N, H)"
+        if value is None and not required:
             return x.new_zeros(stacked, batch, size)
         if not isinstance(value, torch.Tensor):
             raise TypeError(f"{name} must be a torch.Tensor, got {type(value).__name__}")
-        v = value.unsqueeze(1) if unbatched and value.dim() == 2 else value
-        if tuple(v.shape) != (stacked, batch, size):
+        if tuple(value.shape) != shape:
             hint = ""
-            if name == "h_0" and proj_size and v.dim() == 3 and v.shape[-1] == module.hidden_size:
+            if name == "h_0" and proj_size and value.shape[-1] == module.hidden_size:
                 hint = f" (with proj_size={proj_size}, h_0 has proj_size features, not hidden_size)"
-            raise ValueError(f"{name} must have shape {expected}, got {tuple(value.shape)}{hint}")
-        check_tensor(name, v, (stacked, batch, size), "(D * num_layers, N, H)")
-        check_same_dtype(module_weights=params["weight_ih_l0"], **{name: v})
-        return v
+            if unbatched and value.dim() != 2:
+                hint += " (unbatched input takes an unbatched state)"
+            raise ValueError(f"{name} must have shape {labels} = {shape}, got {tuple(value.shape)}{hint}")
+        check_tensor(name, value, shape, labels)
+        check_same_dtype(weight_ih_l0=params["weight_ih_l0"], **{name: value})
+        return value.unsqueeze(1) if unbatched else value  # (D * num_layers, N, H)
 
     if mode == "LSTM":
         if hx is not None and not (isinstance(hx, tuple | list) and len(hx) == 2):
             raise TypeError(f"hx of an LSTM must be a pair (h_0, c_0), got {type(hx).__name__}")
-        h_0 = state("h_0", None if hx is None else hx[0], h_out)
-        c_0 = state("c_0", None if hx is None else hx[1], module.hidden_size)
+        h_0 = state("h_0", None if hx is None else hx[0], h_out, required=hx is not None)
+        c_0 = state("c_0", None if hx is None else hx[1], module.hidden_size, required=hx is not None)
     else:
         h_0, c_0 = state("h_0", hx, h_out), None
 
