@@ -124,3 +124,35 @@ def test_gru_reset_before_is_chos_form():
     args = (x, h, cell.weight_ih, cell.weight_hh, cell.bias_ih, cell.bias_hh)
     assert_close(gru_cell(*args, reset_after=False), expected.detach(), atol=FLOAT64_ATOL)
     assert (gru_cell(*args) - gru_cell(*args, reset_after=False)).abs().max() > 1e-3
+
+
+@given(
+    st.integers(1, 5), st.integers(1, 8), st.sampled_from(["RNN", "LSTM", "GRU"]), st.integers(0, 2**31 - 1)
+)
+def test_state_gradient_norms_agree_and_respect_the_bound(hidden_size, length, kind, seed):
+    from rnndoc.gradients import autograd_state_gradient_norms, state_gradient_norms  # noqa: PLC0415
+
+    torch.manual_seed(seed)
+    module = getattr(torch.nn, kind)(2, hidden_size, dtype=torch.float64)
+    x = torch.randn(length, 2, dtype=torch.float64)
+    by_autograd = autograd_state_gradient_norms(module, x)
+    assert by_autograd.shape == (length + 1,)
+    assert by_autograd[0].item() == pytest.approx(1.0, abs=1e-12)  # dh_T/dh_T = I
+    if kind == "RNN":
+        hidden, _ = module(x)
+        product = state_gradient_norms(module.weight_hh_l0.detach(), hidden.detach())
+        assert_close(by_autograd, product, atol=1e-12 * max(1.0, product.max().item()))
+        sigma = torch.linalg.matrix_norm(module.weight_hh_l0.detach(), ord=2).item()
+        bound = torch.tensor([sigma**d for d in range(length + 1)], dtype=torch.float64)
+        assert torch.all(product <= bound * (1 + 1e-12))
+
+
+def test_state_gradient_norm_errors():
+    from rnndoc.gradients import autograd_state_gradient_norms, state_gradient_norms  # noqa: PLC0415
+
+    with pytest.raises(ValueError, match=r"hidden must have shape \(T, H\) = \(\*, 2\), got \(3, 4\)"):
+        state_gradient_norms(torch.eye(2, dtype=torch.float64), torch.zeros(3, 4, dtype=torch.float64))
+    with pytest.raises(TypeError, match=r"module must be an nn\.RNN, nn\.LSTM or nn\.GRU"):
+        autograd_state_gradient_norms(torch.nn.Linear(2, 2), torch.zeros(3, 2))
+    with pytest.raises(ValueError, match="one layer, one direction and no projection"):
+        autograd_state_gradient_norms(torch.nn.GRU(2, 3, num_layers=2), torch.zeros(3, 2))

@@ -7,7 +7,13 @@ from collections.abc import Sequence
 import matplotlib.figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
-__all__ = ["draw_gru_cell", "draw_lstm_cell", "draw_unrolled", "plot_finite_difference_error"]
+__all__ = [
+    "draw_gru_cell",
+    "draw_lstm_cell",
+    "draw_unrolled",
+    "plot_finite_difference_error",
+    "plot_gradient_norms",
+]
 
 
 _BOX_WIDTH, _BOX_HEIGHT = 1.3, 0.62
@@ -286,4 +292,43 @@ def draw_gru_cell() -> matplotlib.figure.Figure:
     _line(ax, [(2.62, 2.6), (4.68, 2.6)])
     _line(ax, [(4.42, 1.75), (4.9, 1.75), (4.9, 2.38)])
     _line(ax, [(5.12, 2.6), (7.3, 2.6)], r"$h_t$", offset=(0.0, 0.15))
+    return fig
+
+
+def plot_gradient_norms(
+    curves: dict[str, Sequence[float]], bounds: dict[str, float] | None = None
+) -> matplotlib.figure.Figure:
+    r"""Plot :math:`\lVert \partial h_T / \partial h_t \rVert_2` against the distance T - t, log scale.
+
+    Parameters
+    ----------
+    curves : dict of str to sequence of float
+        A label and the norms at distances 0, 1, 2, ... (as from
+        :func:`rnndoc.gradients.state_gradient_norms`).
+    bounds : dict of str to float, optional
+        A label and :math:`\sigma_{\max}`: the bound :math:`\sigma_{\max}^{T-t}` is drawn dashed.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> from rnndoc.plots import plot_gradient_norms
+    >>> fig = plot_gradient_norms({"a": [1.0, 0.5, 0.25]}, {"bound": 0.5})
+    >>> fig.axes[0].get_yscale(), len(fig.axes[0].lines)
+    ('log', 2)
+    """
+    fig = matplotlib.figure.Figure(figsize=(6.4, 4.0), layout="constrained")
+    ax = fig.add_subplot()
+    longest = 0
+    for label, norms in curves.items():
+        ax.semilogy(range(len(norms)), norms, "o-", ms=3, label=label)
+        longest = max(longest, len(norms))
+    for label, sigma in (bounds or {}).items():
+        ax.semilogy(range(longest), [sigma**d for d in range(longest)], "--", lw=1, label=label)
+    ax.set_xlabel("distance T - t (steps)")
+    ax.set_ylabel(r"$\|\partial h_T / \partial h_t\|_2$")
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=8)
     return fig

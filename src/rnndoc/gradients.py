@@ -1,0 +1,148 @@
+r"""How the gradient of a late state with respect to an early one grows or shrinks.
+
+For the tanh RNN, :math:`h_k = \tanh(a_k)` with :math:`a_k = W_{ih} x_k + b + W_{hh} h_{k-1}`, so
+
+.. math::
+
+    \frac{\partial h_T}{\partial h_t} = \prod_{k=T}^{t+1} \operatorname{diag}(1 - h_k^2)\, W_{hh},
+    \qquad
+    \Bigl\lVert \frac{\partial h_T}{\partial h_t} \Bigr\rVert_2 \le \sigma_{\max}(W_{hh})^{T-t}
+
+since :math:`|\tanh'| \le 1`. LSTM and GRU weights are stacked per gate, so there the same
+norm is obtained by autograd through the from-scratch cells.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from ._validate import check_tensor
+from .layers import gru_cell, lstm_cell, rnn_cell
+
+__all__ = ["autograd_state_gradient_norms", "state_gradient_norms"]
+
+
+def state_gradient_norms(weight_hh: torch.Tensor, hidden: torch.Tensor) -> torch.Tensor:
+    r"""Spectral norms of :math:`\partial h_T / \partial h_t` for a tanh RNN, from the Jacobian product.
+
+    .. math:: \frac{\partial h_T}{\partial h_t} = \prod_{k=T}^{t+1} \operatorname{diag}(1 - h_k^2)\, W_{hh}
+
+    Parameters
+    ----------
+    weight_hh : Tensor, shape (H, H)
+    hidden : Tensor, shape (T, H)
+        :math:`h_1 \dots h_T` of one sequence (the tanh RNN's output, unbatched).
+
+    Returns
+    -------
+    Tensor, shape (T + 1,)
+        Entry ``d`` is :math:`\lVert \partial h_T / \partial h_{T-d} \rVert_2`, for distances
+        d = 0 ... T (entry 0 is the identity's norm, 1).
+
+    Raises
+    ------
+    TypeError, ValueError
+        If an argument is not a floating tensor of the shape above.
+
+    Notes
+    -----
+    Pascanu, Mikolov and Bengio (2013), section 2.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.gradients import state_gradient_norms
+    >>> state_gradient_norms(0.5 * torch.eye(2), torch.zeros(3, 2))  # tanh' = 1 at h = 0
+    tensor([1.0000, 0.5000, 0.2500, 0.1250])
+    """
+    check_tensor("weight_hh", weight_hh, (None, None), "(H, H)")
+    size = weight_hh.shape[0]
+    check_tensor("weight_hh", weight_hh, (size, size), "(H, H)")
+    check_tensor("hidden", hidden, (None, size), "(T, H)")
+    product = torch.eye(size, dtype=weight_hh.dtype)  # dh_T/dh_T
+    norms = [torch.linalg.matrix_norm(product, ord=2)]
+    for h_k in reversed(hidden):  # k = T, T-1, ..., 1
+        product = product @ (torch.diag(1 - h_k**2) @ weight_hh)  # (H, H): dh_T/dh_(k-1)
+        norms.append(torch.linalg.matrix_norm(product, ord=2))
+    return torch.stack(norms)  # (T + 1,)
+
+
+def autograd_state_gradient_norms(module: nn.Module, input: torch.Tensor, h_0=None) -> torch.Tensor:
+    r"""Spectral norms of :math:`\partial h_T / \partial h_t` by autograd, for a one-layer RNN, LSTM or GRU.
+
+    The sequence is run step by step with :func:`rnndoc.layers.rnn_cell`, ``lstm_cell`` or
+    ``gru_cell`` on the module's layer-0 weights; for each t, the steps after t are run again
+    from :math:`h_t` as a variable and ``torch.autograd.functional.jacobian`` gives
+    :math:`\partial h_T / \partial h_t`. For the LSTM the cell state :math:`c_t` is held at
+    its value: this is the Jacobian along the hidden-state path.
+
+    Parameters
+    ----------
+    module : nn.RNN, nn.LSTM or nn.GRU
+        One layer, one direction, no projection.
+    input : Tensor, shape (T, H_in)
+        One unbatched sequence.
+    h_0 : Tensor, shape (H,), optional
+        Default zeros (the LSTM's c_0 is zeros).
+
+    Returns
+    -------
+    Tensor, shape (T + 1,)
+        As :func:`state_gradient_norms`: entry ``d`` is the norm at distance ``d``.
+
+    Raises
+    ------
+    TypeError
+        If ``module`` is not an ``nn.RNN``, ``nn.LSTM`` or ``nn.GRU``.
+    ValueError
+        If it has more than one layer, two directions or a projection, or ``input`` is not
+        (T, H_in).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.gradients import autograd_state_gradient_norms
+    >>> rnn = torch.nn.RNN(2, 3, dtype=torch.float64)
+    >>> autograd_state_gradient_norms(rnn, torch.zeros(4, 2, dtype=torch.float64)).shape
+    torch.Size([5])
+    """
+    if not isinstance(module, nn.RNN | nn.LSTM | nn.GRU):
+        raise TypeError(f"module must be an nn.RNN, nn.LSTM or nn.GRU, got {type(module).__name__}")
+    if module.num_layers != 1 or module.bidirectional or getattr(module, "proj_size", 0):
+        raise ValueError("module must have one layer, one direction and no projection")
+    check_tensor("input", input, (None, module.input_size), "(T, H_in)")
+    weights = [getattr(module, f"{n}_l0", None) for n in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")]
+    size = module.hidden_size
+    h = input.new_zeros(size) if h_0 is None else check_tensor("h_0", h_0, (size,), "(H,)")
+    c = input.new_zeros(size)
+
+    def step(x_t, h, c):
+        if isinstance(module, nn.LSTM):
+            return lstm_cell(x_t, (h, c), *weights)
+        if isinstance(module, nn.GRU):
+            return gru_cell(x_t, h, *weights), c
+        return rnn_cell(x_t, h, *weights, nonlinearity=module.nonlinearity), c
+
+    states = [(h, c)]
+    with torch.no_grad():
+        for x_t in input:
+            h, c = step(x_t, h, c)
+            states.append((h, c))
+
+    def run_from(t):
+        def final_h(h_t):
+            h, c = h_t, states[t][1]
+            for x_k in input[t:]:
+                h, c = step(x_k, h, c)
+            return h  # (H,)
+
+        return final_h
+
+    length = input.shape[0]
+    norms = []
+    for distance in range(length + 1):
+        t = length - distance
+        jacobian = torch.autograd.functional.jacobian(run_from(t), states[t][0])  # (H, H)
+        norms.append(torch.linalg.matrix_norm(jacobian, ord=2))
+    return torch.stack(norms).detach()  # (T + 1,)
