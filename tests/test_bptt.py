@@ -3,6 +3,7 @@
 import pytest
 import torch
 from hypothesis import given
+from hypothesis import strategies as st
 from strategies import rnn_problems
 
 from rnndoc.bptt import bptt_gradients, gradient_split, hidden_state_loss
@@ -127,3 +128,34 @@ def test_bad_arguments_are_named(key, value, match):
     args = {k: v.double() for k, v in args.items()} | {key: value}
     with pytest.raises((TypeError, ValueError), match=match):
         bptt_gradients(*(args[k] for k in ORDER))
+
+
+@given(rnn_problems(max_length=7), st.integers(1, 8))
+def test_truncated_recursion_matches_chunked_autograd(problem, truncation):
+    from rnndoc.truncated import chunked_autograd_gradients  # noqa: PLC0415
+
+    hidden_size, input_size = problem["weight_ih"].shape
+    rnn = torch.nn.RNN(input_size, hidden_size, batch_first=True, dtype=torch.float64)
+    with torch.no_grad():
+        for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
+            getattr(rnn, f"{name}_l0").copy_(problem[name])
+    ours = bptt_gradients(*(problem[k] for k in ORDER), truncation=truncation).gradients
+    theirs = chunked_autograd_gradients(
+        rnn, problem["inputs"], problem["targets"], problem["h_0"], truncation
+    )
+    for name, grad in theirs.items():
+        assert_close(ours[name], grad, atol=FLOAT64_ATOL, what=name)
+    if truncation >= problem["inputs"].shape[0]:  # one chunk: full BPTT
+        full = bptt_gradients(*(problem[k] for k in ORDER)).gradients
+        for name in full:
+            assert torch.equal(ours[name], full[name])
+
+
+def test_truncation_argument_errors():
+    args = [torch.zeros(2, 1, dtype=torch.float64), torch.zeros(2, 1, dtype=torch.float64)]
+    args += [torch.zeros(1, dtype=torch.float64)] + [torch.zeros(1, 1, dtype=torch.float64)] * 2
+    args += [torch.zeros(1, dtype=torch.float64)] * 2
+    with pytest.raises(ValueError, match="truncation must be at least 1 step, got 0"):
+        bptt_gradients(*args, truncation=0)
+    with pytest.raises(TypeError, match="truncation must be an int or None, got float"):
+        bptt_gradients(*args, truncation=2.0)

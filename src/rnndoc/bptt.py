@@ -114,13 +114,28 @@ def _forward(inputs, h_0, weight_ih, weight_hh, bias_ih, bias_hh):
     return torch.stack(preactivations), torch.stack(hidden)  # (L, H), (L, H)
 
 
-def _deltas(hidden: torch.Tensor, residuals: torch.Tensor, weight_hh: torch.Tensor) -> torch.Tensor:
-    # delta_t = (r_t + W_hh^T delta_{t+1}) * (1 - h_t^2), delta_{L+1} = 0, r_t = dl/dh_t
+def _deltas(
+    hidden: torch.Tensor, residuals: torch.Tensor, weight_hh: torch.Tensor, truncation: int | None = None
+) -> torch.Tensor:
+    # delta_t = (r_t + W_hh^T delta_{t+1}) * (1 - h_t^2), delta_{L+1} = 0, r_t = dl/dh_t;
+    # truncated BPTT drops W_hh^T delta_{t+1} where step t ends a chunk of `truncation` steps
     deltas = torch.zeros_like(hidden)  # (L, H)
     delta_next = torch.zeros_like(hidden[0])  # (H,)
     for t in reversed(range(hidden.shape[0])):
+        if truncation is not None and (t + 1) % truncation == 0:
+            delta_next = torch.zeros_like(delta_next)  # the state was detached here
         delta_next = deltas[t] = (residuals[t] + weight_hh.T @ delta_next) * (1 - hidden[t] ** 2)
     return deltas
+
+
+def _check_truncation(truncation: object) -> int | None:
+    if truncation is None:
+        return None
+    if isinstance(truncation, bool) or not isinstance(truncation, int):
+        raise TypeError(f"truncation must be an int or None, got {type(truncation).__name__}")
+    if truncation < 1:
+        raise ValueError(f"truncation must be at least 1 step, got {truncation}")
+    return truncation
 
 
 def bptt_gradients(
@@ -131,6 +146,7 @@ def bptt_gradients(
     weight_hh: torch.Tensor,
     bias_ih: torch.Tensor,
     bias_hh: torch.Tensor,
+    truncation: int | None = None,
 ) -> BPTTGradients:
     r"""Forward a tanh RNN over one sequence, then run the δ recursion backwards.
 
@@ -152,6 +168,10 @@ def bptt_gradients(
     weight_hh : Tensor, shape (H, H)
     bias_ih, bias_hh : Tensor, shape (H,)
         All of one floating dtype (float64 for the book's checks).
+    truncation : int, optional
+        Truncated BPTT: the sequence is read in chunks of this many steps with the state
+        carried but detached, so :math:`W_{hh}^\top \delta_{t+1}` is dropped wherever step t
+        ends a chunk. Default: full BPTT.
 
     Returns
     -------
@@ -186,7 +206,7 @@ def bptt_gradients(
     preactivations, hidden = _forward(inputs, h_0, weight_ih, weight_hh, bias_ih, bias_hh)
     check_tensor("targets", targets, tuple(hidden.shape), "(L, H)")
     check_same_dtype(inputs=inputs, targets=targets)
-    deltas = _deltas(hidden, hidden - targets, weight_hh)  # (L, H)
+    deltas = _deltas(hidden, hidden - targets, weight_hh, _check_truncation(truncation))  # (L, H)
     h_prev = torch.cat([h_0.unsqueeze(0), hidden[:-1]])  # (L, H): h_0 ... h_{L-1}
     contributions = {
         "weight_ih_l0": deltas.unsqueeze(2) * inputs.unsqueeze(1),  # (L, H, H_in): delta_t x_t^T

@@ -332,3 +332,41 @@ def plot_gradient_norms(
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=8)
     return fig
+
+
+def plot_truncation(lengths: Sequence[int], gaps: Sequence[float]) -> matplotlib.figure.Figure:
+    r"""Plot how far truncated-BPTT gradients are from full BPTT, against the chunk length.
+
+    Parameters
+    ----------
+    lengths : sequence of int, length K
+        Chunk lengths k.
+    gaps : sequence of float, length K
+        Largest absolute difference from the full gradients at each k (0 is drawn at the
+        bottom of the log axis).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        If the two sequences differ in length.
+
+    Examples
+    --------
+    >>> from rnndoc.plots import plot_truncation
+    >>> plot_truncation([1, 2, 3], [0.1, 0.01, 0.0]).axes[0].get_yscale()
+    'log'
+    """
+    if len(lengths) != len(gaps):
+        raise ValueError(f"gaps must have length {len(lengths)} (one per chunk length), got {len(gaps)}")
+    fig = matplotlib.figure.Figure(figsize=(6.4, 3.6), layout="constrained")
+    ax = fig.add_subplot()
+    floor = min([g for g in gaps if g > 0], default=1.0) / 10
+    ax.semilogy(lengths, [max(g, floor) for g in gaps], "o-", color="#1f77b4")
+    ax.set_xlabel("chunk length k (steps between detaches)")
+    ax.set_ylabel("max |truncated - full gradient|")
+    ax.grid(True, which="major", alpha=0.3)
+    return fig

@@ -305,7 +305,7 @@ class BPTT:
     gradients: dict[str, sympy.Matrix]
 
 
-def bptt(network: Unrolled) -> BPTT:
+def bptt(network: Unrolled, truncation: int | None = None) -> BPTT:
     r"""Backpropagate through an unrolled network with the derived rules.
 
     Runs :math:`\delta_T, \delta_{T-1}, \dots, \delta_1` with the rule from
@@ -324,6 +324,9 @@ def bptt(network: Unrolled) -> BPTT:
     ----------
     network : Unrolled
         From :func:`rnndoc.symbolic.unroll`, with symbolic or exact parameters.
+    truncation : int, optional
+        Truncated BPTT in chunks of this many steps: where step t ends a chunk the state was
+        detached, so the rule is applied with :math:`\delta_{t+1} = 0` there. Default: full.
 
     Returns
     -------
@@ -360,6 +363,8 @@ def bptt(network: Unrolled) -> BPTT:
     deltas: list[sympy.Matrix] = [None] * network.length  # type: ignore[list-item]
     delta_next = sympy.zeros(size, 1)  # delta_{T+1} = 0
     for t in reversed(range(network.length)):
+        if truncation is not None and (t + 1) % truncation == 0:
+            delta_next = sympy.zeros(size, 1)  # detached: nothing flows back across the boundary
         delta_next = deltas[t] = rule.apply(network.hidden[t], network.targets[t], delta_next)
 
     h_prev = [network.parameters["h_0"], *network.hidden[:-1]]  # h_0 ... h_{T-1}
