@@ -198,3 +198,25 @@ def test_rule_and_evaluate_errors():
         evaluate(sympy.pi, 0)
     with pytest.raises(TypeError, match="value must be a sympy expression"):
         evaluate([1, 2])
+
+
+def test_derivation_costs_direct_grows_faster_than_recursion():
+    from rnndoc.symbolic.cost import derivation_costs  # noqa: PLC0415
+
+    direct = [p["size"] for p in derivation_costs(2, "direct", budget_seconds=60, max_length=3)]
+    recursion = [p["size"] for p in derivation_costs(2, "recursion", budget_seconds=60, max_length=3)]
+    assert len(direct) == len(recursion) == 3
+    assert recursion[2] - recursion[1] == recursion[1] - recursion[0] > 0  # linear
+    assert direct[2] / direct[1] > 2  # geometric
+    assert direct[2] > 20 * recursion[2]
+
+
+def test_derivation_costs_errors_and_minimum_length():
+    from rnndoc.symbolic.cost import derivation_costs  # noqa: PLC0415
+
+    with pytest.raises(ValueError, match="method must be 'direct' or 'recursion'"):
+        derivation_costs(2, "numeric", budget_seconds=1)
+    with pytest.raises(ValueError, match="budget_seconds must be positive"):
+        derivation_costs(2, "direct", budget_seconds=0)
+    points = derivation_costs(1, "recursion", budget_seconds=1e-9, max_length=5, min_length=2)
+    assert [p["length"] for p in points] == [1, 2]  # over budget at once, but never below min_length

@@ -1,0 +1,94 @@
+r"""What the symbolic derivation costs: time and expression size, direct versus recursive.
+
+Differentiating the unrolled loss directly repeats every shared subexpression in every
+derivative, so the expressions grow geometrically with the number of steps T. The δ recursion
+reuses :math:`\delta_{t+1}` and, after common-subexpression elimination (``sympy.cse``),
+grows by a fixed amount per step.
+"""
+
+from __future__ import annotations
+
+import time
+
+import sympy
+
+from .derivation import bptt, direct_gradients
+from .network import symbolic_parameters, symbolic_sequence, unroll
+
+__all__ = ["derivation_costs"]
+
+
+def _size(expressions) -> int:
+    return sum(sympy.count_ops(e) for e in expressions)
+
+
+def derivation_costs(
+    hidden_size: int,
+    method: str,
+    budget_seconds: float,
+    max_length: int = 12,
+    input_size: int = 2,
+    min_length: int = 3,
+) -> list[dict]:
+    r"""Time and size of all gradients of the unrolled loss, for T = 1, 2, ... until over budget.
+
+    Parameters, inputs and targets are all symbols. ``method="direct"``: ``sympy.diff`` of the
+    unrolled loss by each of the parameter entries (:func:`rnndoc.symbolic.direct_gradients`);
+    size is the total operation count of the gradients as trees. ``method="recursion"``:
+    :func:`rnndoc.symbolic.bptt`, then ``sympy.cse``; size counts the shared subexpressions once.
+
+    Parameters
+    ----------
+    hidden_size : int
+        H, at least 1.
+    method : {"direct", "recursion"}
+    budget_seconds : float
+        After ``min_length``, the curve ends at the first T whose measurement takes longer
+        (that point is included).
+    max_length : int, default 12
+        Largest T tried.
+    input_size : int, default 2
+    min_length : int, default 3
+        Always measured, whatever the budget: a slow machine shortens the curves, it does not
+        remove the points the claims are checked on.
+
+    Returns
+    -------
+    list of dict
+        One per T: ``length``, ``seconds`` (wall clock, ``time.perf_counter``), ``size``
+        (``sympy.count_ops``), ``over_budget`` (bool).
+
+    Raises
+    ------
+    ValueError
+        If ``method`` is unknown or ``budget_seconds`` is not positive.
+
+    Examples
+    --------
+    >>> from rnndoc.symbolic.cost import derivation_costs
+    >>> [point["size"] for point in derivation_costs(1, "recursion", budget_seconds=60, max_length=3)]
+    [16, 36, 56]
+    """
+    if method not in ("direct", "recursion"):
+        raise ValueError(f"method must be 'direct' or 'recursion', got {method!r}")
+    if not budget_seconds > 0:
+        raise ValueError(f"budget_seconds must be positive, got {budget_seconds!r}")
+    points = []
+    for length in range(1, max_length + 1):
+        net = unroll(
+            symbolic_parameters(input_size, hidden_size), *symbolic_sequence(length, input_size, hidden_size)
+        )
+        start = time.perf_counter()
+        if method == "direct":
+            size = _size(e for grad in direct_gradients(net).values() for e in grad)
+        else:
+            entries = [e for grad in bptt(net).gradients.values() for e in grad]
+            replacements, reduced = sympy.cse(entries)
+            size = _size(e for _, e in replacements) + _size(reduced)
+        seconds = time.perf_counter() - start
+        points.append(
+            {"length": length, "seconds": seconds, "size": size, "over_budget": seconds > budget_seconds}
+        )
+        if seconds > budget_seconds and length >= min_length:
+            break
+    return points
