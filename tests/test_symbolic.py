@@ -220,3 +220,36 @@ def test_derivation_costs_errors_and_minimum_length():
         derivation_costs(2, "direct", budget_seconds=0)
     points = derivation_costs(1, "recursion", budget_seconds=1e-9, max_length=5, min_length=2)
     assert [p["length"] for p in points] == [1, 2]  # over budget at once, but never below min_length
+
+
+@pytest.mark.parametrize("kind", ["LSTM", "GRU"])
+def test_symbolic_step_matches_the_from_scratch_cell(kind):
+    from rnndoc.layers import gru_cell, lstm_cell  # noqa: PLC0415
+    from rnndoc.symbolic.cells import gru_step, handset_point, lstm_step, step_symbols  # noqa: PLC0415
+
+    s = step_symbols(kind, 2, 3)
+    point = handset_point(s)
+
+    def tensor(name):
+        m = s[name].xreplace(point)
+        return torch.tensor([[float(v) for v in m.row(i)] for i in range(m.rows)], dtype=torch.float64)
+
+    weights = [tensor(n) for n in ("weight_ih", "weight_hh")] + [
+        tensor(n)[:, 0] for n in ("bias_ih", "bias_hh")
+    ]
+    if kind == "LSTM":
+        h, c, _ = lstm_step(s)
+        h_t, c_t = lstm_cell(tensor("x")[:, 0], (tensor("h")[:, 0], tensor("c")[:, 0]), *weights)
+        expected = torch.cat([h_t, c_t])
+        symbolic = h.col_join(c)
+    else:
+        symbolic = gru_step(s)
+        expected = gru_cell(tensor("x")[:, 0], tensor("h")[:, 0], *weights)
+    assert_close(expected, [float(v) for v in evaluate(symbolic.xreplace(point), 50)], atol=EXACT_ATOL)
+
+
+def test_step_symbols_rejects_unknown_kind():
+    from rnndoc.symbolic.cells import step_symbols  # noqa: PLC0415
+
+    with pytest.raises(ValueError, match="kind must be 'LSTM' or 'GRU'"):
+        step_symbols("RNN")
