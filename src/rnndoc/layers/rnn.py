@@ -12,6 +12,7 @@ from __future__ import annotations
 import torch
 
 from .._validate import check_same_dtype, check_tensor
+from .stack import run_layers
 
 __all__ = ["rnn_tanh_layer"]
 
@@ -81,14 +82,11 @@ def rnn_tanh_layer(
         check_tensor(name, bias, (hidden_size,), "(H,)")
     check_same_dtype(input=input, weight_ih=weight_ih, h_0=h_0, weight_hh=weight_hh, **biases)
 
-    projected = input @ weight_ih.T  # (L, N, H): x_t W_ih^T for every t at once
-    if bias_ih is not None:
-        projected = projected + bias_ih  # (L, N, H)
-    if bias_hh is not None:
-        projected = projected + bias_hh  # (L, N, H)
-    h = h_0  # (N, H)
-    steps = []
-    for x_proj in projected:  # x_proj: (N, H)
-        h = torch.tanh(x_proj + h @ weight_hh.T)  # (N, H)
-        steps.append(h)
-    return torch.stack(steps), h  # (L, N, H), (N, H)
+    # One layer, one direction of the general stack: the input projection of the whole
+    # sequence is one product, the loop carries h_(t-1) W_hh^T (rnndoc.layers.stack).
+    params = {"weight_ih_l0": weight_ih, "weight_hh_l0": weight_hh}
+    params |= {f"{name}_l0": b for name, b in biases.items()}
+    output, h_n, _ = run_layers(
+        input, h_0.unsqueeze(0), None, params, mode="RNN_TANH", num_layers=1, bidirectional=False
+    )  # (L, N, H), (1, N, H)
+    return output, h_n[0]  # (L, N, H), (N, H)
