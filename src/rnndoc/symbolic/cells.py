@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sympy
 
-__all__ = ["gru_step", "handset_point", "lstm_step", "step_symbols"]
+__all__ = ["gru_step", "handset_point", "lstm_bptt", "lstm_step", "step_symbols"]
 
 
 def _matrix(name: str, rows: int, cols: int) -> sympy.Matrix:
@@ -148,3 +148,94 @@ def handset_point(symbols: dict[str, sympy.Matrix]) -> dict[sympy.Symbol, sympy.
         for k, symbol in enumerate(symbols[name]):
             point[symbol] = sympy.Rational((7 * k + 3 * offset) % 11 - 5, 10)
     return point
+
+
+def _at(expression, values: dict, digits: int):
+    """Evaluate with the values substituted as ``digits``-digit Floats first (fast, exact enough)."""
+    return expression.xreplace({k: sympy.Float(v, digits) for k, v in values.items()}).evalf(digits)
+
+
+def lstm_bptt(
+    symbols: dict[str, sympy.Matrix],
+    point: dict,
+    inputs: list[sympy.Matrix],
+    targets: list[sympy.Matrix],
+    h_0: sympy.Matrix,
+    c_0: sympy.Matrix,
+    digits: int = 50,
+) -> sympy.Matrix:
+    r"""The gradient of :math:`L = \tfrac12 \sum_t \lVert h_t - y_t \rVert^2` by ``weight_hh``, from step Jacobians.
+
+    With the state :math:`s_t = (h_t, c_t)`, :math:`J_t = \partial s_t / \partial s_{t-1}` and
+    the one-step partial :math:`\partial s_t / \partial W_{hh}` (with :math:`s_{t-1}` held):
+
+    .. math::
+
+        g_T = \begin{bmatrix} h_T - y_T \\ 0 \end{bmatrix},\quad
+        g_{t-1} = J_t^\top g_t + \begin{bmatrix} h_{t-1} - y_{t-1} \\ 0 \end{bmatrix}\ (t \ge 2),\quad
+        \frac{\partial L}{\partial W_{hh}} = \sum_{t=1}^{T}
+        \Bigl(\frac{\partial s_t}{\partial W_{hh}}\Bigr)^{\!\top} g_t
+
+    The Jacobians come from :func:`lstm_step` by ``sympy.Matrix.jacobian`` and are evaluated
+    at each step's state in ``digits``-digit arithmetic.
+
+    Parameters
+    ----------
+    symbols : dict of str to sympy.Matrix
+        From :func:`step_symbols` ``("LSTM", ...)``.
+    point : dict
+        Values for the weight and bias symbols (other entries are ignored).
+    inputs, targets : list of sympy.Matrix, each (H_in, 1) and (H, 1)
+        :math:`x_1 \dots x_T` and :math:`y_1 \dots y_T`.
+    h_0, c_0 : sympy.Matrix, shape (H, 1)
+    digits : int, default 50
+
+    Returns
+    -------
+    sympy.Matrix, shape (1, 4H * H)
+        :math:`\partial L / \partial W_{hh}`, row-major like PyTorch's ``weight_hh_l0``.
+
+    Raises
+    ------
+    ValueError
+        If ``inputs`` and ``targets`` differ in length.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from rnndoc.symbolic.cells import handset_point, lstm_bptt, step_symbols
+    >>> s = step_symbols("LSTM", 1, 1)
+    >>> grad = lstm_bptt(s, handset_point(s), [sympy.Matrix([1])], [sympy.Matrix([0])],
+    ...                  sympy.Matrix([sympy.Rational(1, 2)]), sympy.Matrix([0]), digits=20)
+    >>> grad.shape
+    (1, 4)
+    """
+    if len(inputs) != len(targets):
+        raise ValueError(f"targets must have one entry per input ({len(inputs)}), got {len(targets)}")
+    h, c, _ = lstm_step(symbols)
+    size = symbols["h"].shape[0]
+    state_out, state_in = h.col_join(c), symbols["h"].col_join(symbols["c"])  # (2H, 1)
+    jacobian_state = state_out.jacobian(state_in)  # (2H, 2H)
+    jacobian_weight = state_out.jacobian(
+        symbols["weight_hh"].reshape(len(symbols["weight_hh"]), 1)
+    )  # (2H, 4H*H)
+    step_values = set(symbols["x"]) | set(symbols["h"]) | set(symbols["c"])
+    weights = {k: v for k, v in point.items() if k not in step_values}
+
+    def at_step(t):  # the values of step t's inputs: x_t and s_(t-1)
+        h_prev, c_prev = states[t - 1]
+        return (weights | dict(zip(symbols["x"], inputs[t - 1], strict=True))
+                | dict(zip(symbols["h"], h_prev, strict=True)) | dict(zip(symbols["c"], c_prev, strict=True)))  # fmt: skip
+
+    states = [(sympy.Matrix(h_0), sympy.Matrix(c_0))]
+    for t in range(1, len(inputs) + 1):  # forward
+        values = at_step(t)
+        states.append((_at(h, values, digits), _at(c, values, digits)))
+    g = sympy.zeros(2 * size, 1)
+    grad = sympy.zeros(1, jacobian_weight.shape[1])
+    for t in range(len(inputs), 0, -1):  # backward: g_t gets this step's own loss term
+        g = g + (states[t][0] - targets[t - 1]).col_join(sympy.zeros(size, 1))
+        values = at_step(t)
+        grad += g.T * _at(jacobian_weight, values, digits)  # (1, 4H*H)
+        g = _at(jacobian_state, values, digits).T * g  # J_t^T g_t, before step t-1's own term
+    return grad

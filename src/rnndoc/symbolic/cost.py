@@ -1,9 +1,9 @@
 r"""What the symbolic derivation costs: time and expression size, direct versus recursive.
 
-Differentiating the unrolled loss directly repeats every shared subexpression in every
-derivative, so the expressions grow geometrically with the number of steps T. The δ recursion
-reuses :math:`\delta_{t+1}` and, after common-subexpression elimination (``sympy.cse``),
-grows by a fixed amount per step.
+Differentiating the unrolled loss directly writes every derivative as a tree in which each
+earlier state appears again and again, so the trees grow geometrically with the number of
+steps T. Common-subexpression elimination (``sympy.cse``) shares the repeated pieces again;
+after it, both methods grow by a fixed amount per step, the δ recursion by less.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ def derivation_costs(
 
     Parameters, inputs and targets are all symbols. ``method="direct"``: ``sympy.diff`` of the
     unrolled loss by each of the parameter entries (:func:`rnndoc.symbolic.direct_gradients`);
-    size is the total operation count of the gradients as trees. ``method="recursion"``:
-    :func:`rnndoc.symbolic.bptt`, then ``sympy.cse``; size counts the shared subexpressions once.
+    ``method="recursion"``: :func:`rnndoc.symbolic.bptt`. Both results then go through
+    ``sympy.cse``.
 
     Parameters
     ----------
@@ -55,8 +55,11 @@ def derivation_costs(
     Returns
     -------
     list of dict
-        One per T: ``length``, ``seconds`` (wall clock, ``time.perf_counter``), ``size``
-        (``sympy.count_ops``), ``over_budget`` (bool).
+        One per T: ``length``, ``seconds`` (wall clock, ``time.perf_counter``, derivation and
+        ``cse`` together), ``size`` (``sympy.count_ops`` of the gradients as trees; only for
+        ``"direct"``, None for the recursion, whose trees share subexpressions by
+        construction), ``size_cse`` (operations after ``cse``, shared pieces counted once) and
+        ``over_budget`` (bool).
 
     Raises
     ------
@@ -66,7 +69,7 @@ def derivation_costs(
     Examples
     --------
     >>> from rnndoc.symbolic.cost import derivation_costs
-    >>> [point["size"] for point in derivation_costs(1, "recursion", budget_seconds=60, max_length=3)]
+    >>> [point["size_cse"] for point in derivation_costs(1, "recursion", budget_seconds=60, max_length=3)]
     [16, 36, 56]
     """
     if method not in ("direct", "recursion"):
@@ -80,14 +83,22 @@ def derivation_costs(
         )
         start = time.perf_counter()
         if method == "direct":
-            size = _size(e for grad in direct_gradients(net).values() for e in grad)
+            entries = [e for grad in direct_gradients(net).values() for e in grad]
+            size = _size(entries)
         else:
             entries = [e for grad in bptt(net).gradients.values() for e in grad]
-            replacements, reduced = sympy.cse(entries)
-            size = _size(e for _, e in replacements) + _size(reduced)
+            size = None
+        replacements, reduced = sympy.cse(entries)
+        size_cse = _size(e for _, e in replacements) + _size(reduced)
         seconds = time.perf_counter() - start
         points.append(
-            {"length": length, "seconds": seconds, "size": size, "over_budget": seconds > budget_seconds}
+            {
+                "length": length,
+                "seconds": seconds,
+                "size": size,
+                "size_cse": size_cse,
+                "over_budget": seconds > budget_seconds,
+            }
         )
         if seconds > budget_seconds and length >= min_length:
             break
