@@ -39,6 +39,29 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
             self.wfile.write(body)
 
 
+class _UnderPathHandler(_QuietHandler):
+    """Serves the book under /some/sub/path/, as a project site is served."""
+
+    prefix = "/some/sub/path/"
+
+    def translate_path(self, path):
+        inside = "/" + path[len(self.prefix) :] if path.startswith(self.prefix) else "/no-such-file"
+        return super().translate_path(inside)
+
+
+@pytest.fixture(scope="session")
+def book_url_under_path():
+    """Base URL of the book served under a sub-path (/some/sub/path/) it was not built for."""
+    if not (HTML / "index.html").is_file():
+        pytest.fail(f"no built book at {HTML}: run `nox -s docs` first")
+    handler = functools.partial(_UnderPathHandler, directory=str(HTML))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}{_UnderPathHandler.prefix}"
+    server.shutdown()
+    server.server_close()
+
+
 @pytest.fixture(scope="session")
 def book_url():
     """Base URL of the built book, served from a thread for the whole session."""

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
+import json
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -148,8 +150,71 @@ def _merge_cached_outputs(app, env):
         nbformat.write(merged, path)
 
 
+# --- the 404 page, at any path ---------------------------------------------------------
+# It is served at whatever URL was missing: at any depth, and under whatever path the site is
+# published. sphinx-notfound-page renders it with absolute links; here its stylesheets and
+# scripts are taken out of the markup (so the browser cannot fetch them from a wrong place
+# ahead of time) and written back by a small script once it has found the site's root: the
+# shallowest folder of the URL that holds _static/favicon.png. Links are then re-rooted.
+_ROOT_FINDER = """<script>
+(function () {
+  var folders = location.pathname.split("/").slice(0, -1);
+  window.rnndocRoot = "/";
+  for (var i = 1; i <= folders.length; i++) {
+    var root = folders.slice(0, i).join("/") + "/";
+    var probe = new XMLHttpRequest();
+    probe.open("HEAD", root + "_static/favicon.png", false);
+    try { probe.send(); } catch (error) { continue; }
+    if (probe.status === 200) { window.rnndocRoot = root; break; }
+  }
+  window.rnndocWrite = function (html) { document.write(html.split("%ROOT%").join(window.rnndocRoot)); };
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("a[href^='%PREFIX%']").forEach(function (a) {
+      a.setAttribute("href", window.rnndocRoot + a.getAttribute("href").slice(%N%));
+    });
+  });
+})();
+rnndocWrite(%HEAD%);
+</script>"""
+_RESOURCE = re.compile(
+    r"<(?:link[^>]*\b(?:rel=\"(?:stylesheet|preload|icon)\")[^>]*/?>|script[^>]*\bsrc=\"[^\"]*\"[^>]*></script>)"
+)
+
+
+def _js_string(html: str) -> str:
+    return json.dumps(html).replace("</", "<\\/")
+
+
+def _relocatable_404(app, exception):
+    page = Path(app.outdir) / "404.html"
+    if exception is not None or app.builder.format != "html" or not page.is_file():
+        return
+    html = page.read_text("utf-8")
+    prefix = notfound_urls_prefix
+    head_end, body_end = html.index("</head>"), html.rindex("</body>")
+    head_tags = _RESOURCE.findall(html[:head_end])
+    body_tags = _RESOURCE.findall(html[head_end:body_end])
+    for tag in head_tags + body_tags:
+        html = html.replace(tag, "", 1)
+
+    def rooted(tags):
+        return "\n".join(re.sub(r'\b(href|src)="' + re.escape(prefix), r'\1="%ROOT%', t) for t in tags)
+
+    finder = (_ROOT_FINDER.replace("%PREFIX%", prefix).replace("%N%", str(len(prefix)))
+              .replace("%HEAD%", _js_string(rooted(head_tags))))  # fmt: skip
+    html = html.replace("<head>", "<head>\n" + finder, 1)
+    body_end = html.rindex("</body>")
+    html = (
+        html[:body_end]
+        + f"<script>rnndocWrite({_js_string(rooted(body_tags))});</script>\n"
+        + html[body_end:]
+    )
+    page.write_text(html, "utf-8")
+
+
 def setup(app):
     app.connect("build-finished", _copy_mathjax)
+    app.connect("build-finished", _relocatable_404)
     app.connect("env-updated", _merge_cached_outputs)
 
 
@@ -192,11 +257,11 @@ html_theme_options = {
     ),
 }
 html_last_updated_fmt = None
-html_context = {"default_mode": "auto"}
+html_context = {"default_mode": "auto"}  # without it the theme logs a console error on first visit
 
-# The 404 page is served at whatever URL was missing, so its links and assets must be
-# absolute: RNNDOC_BASE_URL is the path the site is served under ("/" for
-# http://127.0.0.1:8000/, "/rnndoc/" for a GitHub project page).
+# sphinx-notfound-page renders the 404 page with absolute links under this prefix; with it
+# set to the published path (RNNDOC_BASE_URL, "/rnndoc/" for a GitHub project page) no
+# probe is needed there, and _relocatable_404 (above) makes the page work under any other path.
 notfound_urls_prefix = os.environ.get("RNNDOC_BASE_URL", "/")
 notfound_context = {
     "title": "Page not found",
