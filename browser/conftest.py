@@ -49,31 +49,28 @@ class _UnderPathHandler(_QuietHandler):
         return super().translate_path(inside)
 
 
+def _serve(handler_class, path: str):
+    """Serve the built book with ``handler_class`` from a thread; yield its base URL."""
+    if not (HTML / "index.html").is_file():
+        pytest.fail(f"no built book at {HTML}: run `nox -s docs` first")
+    handler = functools.partial(handler_class, directory=str(HTML))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}{path}"
+    server.shutdown()
+    server.server_close()
+
+
 @pytest.fixture(scope="session")
 def book_url_under_path():
     """Base URL of the book served under a sub-path (/some/sub/path/) it was not built for."""
-    if not (HTML / "index.html").is_file():
-        pytest.fail(f"no built book at {HTML}: run `nox -s docs` first")
-    handler = functools.partial(_UnderPathHandler, directory=str(HTML))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}{_UnderPathHandler.prefix}"
-    server.shutdown()
-    server.server_close()
+    yield from _serve(_UnderPathHandler, _UnderPathHandler.prefix)
 
 
 @pytest.fixture(scope="session")
 def book_url():
-    """Base URL of the built book, served from a thread for the whole session."""
-    if not (HTML / "index.html").is_file():
-        pytest.fail(f"no built book at {HTML}: run `nox -s docs` first")
-    handler = functools.partial(_QuietHandler, directory=str(HTML))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    """Base URL of the built book, served at the root."""
+    yield from _serve(_QuietHandler, "/")
 
 
 @pytest.fixture(scope="session")

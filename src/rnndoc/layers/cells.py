@@ -35,6 +35,28 @@ def input_part(x: torch.Tensor, weight_ih: torch.Tensor, bias_ih, bias_hh, mode:
     ``x`` is (..., H_in); the result is (..., G*H). Both biases are folded in, except the GRU's
     :math:`b_{hn}`, which sits inside :math:`r \odot (h W_{hn}^\top + b_{hn})` and stays in
     :func:`gru_step`. For a whole sequence this is one matrix product.
+
+    Parameters
+    ----------
+    x : Tensor, shape (..., H_in)
+    weight_ih : Tensor, shape (G*H, H_in)
+    bias_ih, bias_hh : Tensor, shape (G*H,), or None
+    mode : {"RNN_TANH", "RNN_RELU", "RNN", "LSTM", "GRU"}
+
+    Returns
+    -------
+    Tensor, shape (..., G*H)
+
+    Notes
+    -----
+    Unchecked (called after validation). PyTorch's recurrent-layer documentation.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.layers.cells import input_part
+    >>> input_part(torch.ones(5, 2, 3), torch.ones(6, 3), None, torch.ones(6), "GRU")[0, 0]
+    tensor([4., 4., 4., 4., 3., 3.])
     """
     bias = None
     for b in (bias_ih, bias_hh if mode != "GRU" else _gru_rz(bias_hh)):
@@ -54,14 +76,55 @@ def _gru_rz(bias_hh: torch.Tensor | None) -> torch.Tensor | None:
 
 
 def gru_bias_hn(bias_hh: torch.Tensor | None) -> torch.Tensor | None:
-    """The GRU's b_hn, the last third of b_hh, (H,); None without biases."""
+    """The GRU's :math:`b_{hn}`, the last third of ``bias_hh``.
+
+    Parameters
+    ----------
+    bias_hh : Tensor, shape (3H,), or None
+
+    Returns
+    -------
+    Tensor, shape (H,), or None without biases
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.layers.cells import gru_bias_hn
+    >>> gru_bias_hn(torch.arange(6.0))
+    tensor([4., 5.])
+    """
     return None if bias_hh is None else bias_hh[2 * (bias_hh.shape[0] // 3) :]
 
 
 def rnn_step(
     x_part: torch.Tensor, h: torch.Tensor, weight_hh: torch.Tensor, nonlinearity: str
 ) -> torch.Tensor:
-    """h' = act(x_part + h W_hh^T), x_part = x W_ih^T + b_ih + b_hh from :func:`input_part`."""
+    r"""One Elman step from the precomputed input part: :math:`h' = \phi(x_{part} + h W_{hh}^\top)`.
+
+    Parameters
+    ----------
+    x_part : Tensor, shape (N, H)
+        :math:`x W_{ih}^\top + b_{ih} + b_{hh}` from :func:`input_part`.
+    h : Tensor, shape (N, H)
+    weight_hh : Tensor, shape (H, H)
+    nonlinearity : {"tanh", "relu"}
+
+    Returns
+    -------
+    Tensor, shape (N, H)
+
+    Notes
+    -----
+    Unchecked (a hot loop): :func:`rnndoc.layers.rnn_cell` and :func:`rnndoc.layers.forward`
+    validate their arguments first. PyTorch's ``torch.nn.RNNCell`` documentation.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.layers.cells import rnn_step
+    >>> rnn_step(torch.zeros(1, 2), torch.ones(1, 2), torch.eye(2), "relu")
+    tensor([[1., 1.]])
+    """
     return _ACTIVATIONS[nonlinearity](torch.addmm(x_part, h, weight_hh.T))  # (N, H)
 
 
@@ -72,7 +135,36 @@ def lstm_step(
     weight_hh: torch.Tensor,
     weight_hr: torch.Tensor | None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """One LSTM step; x_part = x W_ih^T + b_ih + b_hh, (N, 4H), blocks i, f, g, o."""
+    r"""One LSTM step from the precomputed input part (gate blocks i, f, g, o).
+
+    .. math:: c' = f \odot c + i \odot g,\qquad h' = (o \odot \tanh c')\, W_{hr}^\top\ (\text{with } W_{hr})
+
+    Parameters
+    ----------
+    x_part : Tensor, shape (N, 4H)
+        :math:`x W_{ih}^\top + b_{ih} + b_{hh}` from :func:`input_part`.
+    h : Tensor, shape (N, H_out)
+    c : Tensor, shape (N, H)
+    weight_hh : Tensor, shape (4H, H_out)
+    weight_hr : Tensor, shape (P, H), or None
+
+    Returns
+    -------
+    tuple (h', c') of Tensor, shapes (N, H_out) and (N, H)
+
+    Notes
+    -----
+    Unchecked (a hot loop); the sigmoid is taken of all four blocks at once and the g block's is
+    discarded, which is cheaper than slicing first. PyTorch's ``torch.nn.LSTM`` documentation.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.layers.cells import lstm_step
+    >>> h, c = lstm_step(torch.zeros(1, 8), torch.zeros(1, 2), torch.ones(1, 2), torch.zeros(8, 2), None)
+    >>> c  # f = sigmoid(0) = 1/2 keeps half of c; g = tanh(0) = 0 adds nothing
+    tensor([[0.5000, 0.5000]])
+    """
     gates = torch.addmm(x_part, h, weight_hh.T)  # (N, 4H)
     hidden_size = c.shape[1]
     i, f, _, o = torch.sigmoid(gates).chunk(4, dim=1)  # each (N, H); the g block is unused
@@ -87,7 +179,33 @@ def lstm_step(
 def gru_step(
     x_part: torch.Tensor, h: torch.Tensor, weight_hh: torch.Tensor, bias_hn: torch.Tensor | None
 ) -> torch.Tensor:
-    """One GRU step; x_part = x W_ih^T + b_ih + (b_hr, b_hz, 0), (N, 3H), blocks r, z, n."""
+    r"""One GRU step from the precomputed input part (PyTorch's form, gate blocks r, z, n).
+
+    .. math:: n = \tanh(x_n + r \odot (h W_{hn}^\top + b_{hn})),\qquad h' = (1 - z) \odot n + z \odot h
+
+    Parameters
+    ----------
+    x_part : Tensor, shape (N, 3H)
+        :math:`x W_{ih}^\top + b_{ih} + (b_{hr}, b_{hz}, 0)` from :func:`input_part`.
+    h : Tensor, shape (N, H)
+    weight_hh : Tensor, shape (3H, H)
+    bias_hn : Tensor, shape (H,), or None
+
+    Returns
+    -------
+    Tensor, shape (N, H)
+
+    Notes
+    -----
+    Unchecked (a hot loop). PyTorch's ``torch.nn.GRU`` documentation; Cho et al. (2014).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.layers.cells import gru_step
+    >>> gru_step(torch.zeros(1, 6), torch.ones(1, 2), torch.zeros(6, 2), None)  # z = 1/2, n = 0
+    tensor([[0.5000, 0.5000]])
+    """
     hidden_size = h.shape[1]
     hh = h @ weight_hh.T  # (N, 3H)
     hh_n = hh[:, 2 * hidden_size :] if bias_hn is None else hh[:, 2 * hidden_size :] + bias_hn  # (N, H)
