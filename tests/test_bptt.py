@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from strategies import rnn_problems
 
 from rnndoc.bptt import bptt_gradients, gradient_split, hidden_state_loss
-from rnndoc.checks import FLOAT64_ATOL, assert_close
+from rnndoc.verdict import FLOAT64_ATOL, assert_close
 
 ORDER = ("inputs", "targets", "h_0", "weight_ih", "weight_hh", "bias_ih", "bias_hh")
 NAMES = {

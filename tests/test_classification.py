@@ -4,7 +4,7 @@ import pytest
 import torch
 
 from rnndoc import classification as clf
-from rnndoc.checks import EXACT_ATOL, FLOAT64_ATOL, assert_close
+from rnndoc.verdict import EXACT_ATOL, FLOAT64_ATOL, assert_close
 
 
 @pytest.mark.parametrize("h_0_zero", [False, True])

@@ -10,7 +10,7 @@ from torch import nn
 from torch.nn.utils import prune
 from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence
 
-from rnndoc.checks import FLOAT64_ATOL, assert_close
+from rnndoc.verdict import FLOAT64_ATOL, assert_close
 from rnndoc.layers import forward, gru_cell, lstm_cell, rnn_cell
 
 KINDS = ["RNN_TANH", "RNN_RELU", "LSTM", "LSTM_PROJ", "GRU"]

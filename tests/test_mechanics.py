@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from rnndoc import handset, mechanics
-from rnndoc.checks import EXACT_ATOL, FINITE_DIFF_ATOL, assert_close
+from rnndoc.verdict import EXACT_ATOL, FINITE_DIFF_ATOL, assert_close
 
 PINNED_LOSS = 0.0948162673501513
 PINNED_HIDDEN = [

@@ -5,7 +5,7 @@ import torch
 from hypothesis import given
 from strategies import rnn_problems, torch_rnn
 
-from rnndoc.checks import assert_close
+from rnndoc.verdict import assert_close
 from rnndoc.reference import rnn_forward
 
 

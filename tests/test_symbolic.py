@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rnndoc.bptt import bptt_gradients
-from rnndoc.checks import EXACT_ATOL, assert_close
+from rnndoc.verdict import EXACT_ATOL, assert_close
 from rnndoc.symbolic import (
     GRADIENT_NAMES,
     bptt,
@@ -201,7 +201,7 @@ def test_rule_and_evaluate_errors():
 
 
 def test_derivation_costs_direct_grows_faster_than_recursion():
-    from rnndoc.symbolic.cost import derivation_costs  # noqa: PLC0415
+    from rnndoc.symbolic.derivation_cost import derivation_costs  # noqa: PLC0415
 
     direct = derivation_costs(2, "direct", budget_seconds=60, max_length=3)
     recursion = [p["size_cse"] for p in derivation_costs(2, "recursion", budget_seconds=60, max_length=3)]
@@ -212,7 +212,7 @@ def test_derivation_costs_direct_grows_faster_than_recursion():
 
 
 def test_derivation_costs_errors_and_minimum_length():
-    from rnndoc.symbolic.cost import derivation_costs  # noqa: PLC0415
+    from rnndoc.symbolic.derivation_cost import derivation_costs  # noqa: PLC0415
 
     with pytest.raises(ValueError, match="method must be 'direct' or 'recursion'"):
         derivation_costs(2, "numeric", budget_seconds=1)
@@ -225,7 +225,7 @@ def test_derivation_costs_errors_and_minimum_length():
 @pytest.mark.parametrize("kind", ["LSTM", "GRU"])
 def test_symbolic_step_matches_the_from_scratch_cell(kind):
     from rnndoc.layers import gru_cell, lstm_cell  # noqa: PLC0415
-    from rnndoc.symbolic.cells import gru_step, handset_point, lstm_step, step_symbols  # noqa: PLC0415
+    from rnndoc.symbolic.gated import gru_step, handset_point, lstm_step, step_symbols  # noqa: PLC0415
 
     s = step_symbols(kind, 2, 3)
     point = handset_point(s)
@@ -249,7 +249,7 @@ def test_symbolic_step_matches_the_from_scratch_cell(kind):
 
 
 def test_step_symbols_rejects_unknown_kind():
-    from rnndoc.symbolic.cells import step_symbols  # noqa: PLC0415
+    from rnndoc.symbolic.gated import step_symbols  # noqa: PLC0415
 
     with pytest.raises(ValueError, match="kind must be 'LSTM' or 'GRU'"):
         step_symbols("RNN")

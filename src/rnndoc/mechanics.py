@@ -18,7 +18,7 @@ from torch.func import functional_call
 
 from . import handset
 from .bptt import bptt_gradients, hidden_state_loss
-from .checks import FINITE_DIFF_EPS, central_difference, max_abs_difference
+from .verdict import FINITE_DIFF_EPS, central_difference, max_abs_difference
 from .reference import rnn_forward
 from .symbolic import direct_gradients, evaluate, symbolic_parameters, unroll
 
@@ -261,7 +261,7 @@ def finite_difference_gradients(eps: float = FINITE_DIFF_EPS) -> dict[str, torch
     Parameters
     ----------
     eps : float, default 1e-6
-        The step of :func:`rnndoc.checks.central_difference`.
+        The step of :func:`rnndoc.verdict.central_difference`.
 
     Returns
     -------

@@ -14,7 +14,7 @@ import torch
 
 from . import __version__, handset
 from .bptt import gradient_split, hidden_state_loss
-from .checks import EXACT_ATOL, FINITE_DIFF_ATOL, FINITE_DIFF_EPS, FORWARD_ATOL, max_abs_difference
+from .verdict import EXACT_ATOL, FINITE_DIFF_ATOL, FINITE_DIFF_EPS, FORWARD_ATOL, max_abs_difference
 from .mechanics import (
     autograd_gradients,
     bptt_handset_gradients,

@@ -5,7 +5,7 @@ import math
 import pytest
 import torch
 
-from rnndoc.checks import (
+from rnndoc.verdict import (
     EXACT_ATOL,
     FINITE_DIFF_ATOL,
     FLOAT64_ATOL,

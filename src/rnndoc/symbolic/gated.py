@@ -38,7 +38,7 @@ def step_symbols(kind: str, input_size: int = 2, hidden_size: int = 2) -> dict[s
 
     Examples
     --------
-    >>> from rnndoc.symbolic.cells import step_symbols
+    >>> from rnndoc.symbolic.gated import step_symbols
     >>> step_symbols("GRU")["weight_hh"].shape
     (6, 2)
     """
@@ -79,7 +79,7 @@ def lstm_step(s: dict[str, sympy.Matrix]) -> tuple[sympy.Matrix, sympy.Matrix, d
 
     Examples
     --------
-    >>> from rnndoc.symbolic.cells import lstm_step, step_symbols
+    >>> from rnndoc.symbolic.gated import lstm_step, step_symbols
     >>> s = step_symbols("LSTM", 1, 1)
     >>> h, c, gates = lstm_step(s)
     >>> (c.jacobian(s["c"]) - gates["f"]).applyfunc(sympy.simplify)
@@ -109,7 +109,7 @@ def gru_step(s: dict[str, sympy.Matrix]) -> sympy.Matrix:
 
     Examples
     --------
-    >>> from rnndoc.symbolic.cells import gru_step, step_symbols
+    >>> from rnndoc.symbolic.gated import gru_step, step_symbols
     >>> gru_step(step_symbols("GRU", 1, 1)).shape
     (1, 1)
     """
@@ -139,7 +139,7 @@ def handset_point(symbols: dict[str, sympy.Matrix]) -> dict[sympy.Symbol, sympy.
 
     Examples
     --------
-    >>> from rnndoc.symbolic.cells import handset_point, step_symbols
+    >>> from rnndoc.symbolic.gated import handset_point, step_symbols
     >>> sorted(set(handset_point(step_symbols("GRU", 1, 1)).values()))[:3]
     [-1/2, -2/5, -1/5]
     """
@@ -203,7 +203,7 @@ def lstm_bptt(
     Examples
     --------
     >>> import sympy
-    >>> from rnndoc.symbolic.cells import handset_point, lstm_bptt, step_symbols
+    >>> from rnndoc.symbolic.gated import handset_point, lstm_bptt, step_symbols
     >>> s = step_symbols("LSTM", 1, 1)
     >>> grad = lstm_bptt(s, handset_point(s), [sympy.Matrix([1])], [sympy.Matrix([0])],
     ...                  sympy.Matrix([sympy.Rational(1, 2)]), sympy.Matrix([0]), digits=20)

@@ -73,7 +73,7 @@ def max_abs_difference(actual: object, expected: object) -> float:
 
     Examples
     --------
-    >>> from rnndoc.checks import max_abs_difference
+    >>> from rnndoc.verdict import max_abs_difference
     >>> max_abs_difference([1.0, 2.0], [1.0, 2.5])
     0.5
     """
@@ -92,8 +92,8 @@ def assert_close(actual: object, expected: object, atol: float, what: str = "val
     ----------
     actual, expected : Tensor or nested sequence of float, same shape (any)
     atol : float
-        One of :data:`rnndoc.checks.FLOAT64_ATOL`, :data:`rnndoc.checks.EXACT_ATOL`,
-        :data:`rnndoc.checks.FINITE_DIFF_ATOL`, or tighter.
+        One of :data:`rnndoc.verdict.FLOAT64_ATOL`, :data:`rnndoc.verdict.EXACT_ATOL`,
+        :data:`rnndoc.verdict.FINITE_DIFF_ATOL`, or tighter.
     what : str
         Named in the failure message.
 
@@ -111,7 +111,7 @@ def assert_close(actual: object, expected: object, atol: float, what: str = "val
 
     Examples
     --------
-    >>> from rnndoc.checks import assert_close
+    >>> from rnndoc.verdict import assert_close
     >>> assert_close([0.1 + 0.2], [0.3], atol=1e-15)
     5.551115123125783e-17
     >>> assert_close([1.0], [1.1], atol=1e-12, what="h_n")
@@ -170,7 +170,7 @@ def central_difference(
     Examples
     --------
     >>> import torch
-    >>> from rnndoc.checks import central_difference
+    >>> from rnndoc.verdict import central_difference
     >>> g = central_difference(lambda v: (v**3).sum(), torch.tensor([1.0, 2.0], dtype=torch.float64))
     >>> [round(x, 6) for x in g.tolist()]
     [3.0, 12.0]
