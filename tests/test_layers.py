@@ -5,8 +5,8 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rnndoc.verdict import FLOAT64_ATOL, assert_close
 from rnndoc.layers import rnn_tanh_layer
+from rnndoc.verdict import FLOAT64_ATOL, assert_close
 
 
 @given(

@@ -9,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rnndoc.bptt import bptt_gradients
-from rnndoc.verdict import EXACT_ATOL, assert_close
 from rnndoc.symbolic import (
     GRADIENT_NAMES,
     bptt,
@@ -24,6 +23,7 @@ from rnndoc.symbolic import (
     textbook_delta,
     unroll,
 )
+from rnndoc.verdict import EXACT_ATOL, assert_close
 
 
 @pytest.mark.parametrize("hidden_size", [1, 2, 3])
@@ -125,15 +125,9 @@ def test_derived_rule_at_50_digits_matches_float64_recursion(input_size, hidden_
     def t(m):
         return torch.tensor([[float(v) for v in m.row(i)] for i in range(m.rows)], dtype=torch.float64)
 
-    numeric = bptt_gradients(
-        t(x),
-        t(y),
-        t(params["h_0"]).flatten(),
-        t(params["weight_ih_l0"]),
-        t(params["weight_hh_l0"]),
-        t(params["bias_ih_l0"]).flatten(),
-        t(params["bias_hh_l0"]).flatten(),
-    )
+    values = {name: t(m) if name.startswith("weight") else t(m).flatten() for name, m in params.items()}
+    values["h_0"] = values["h_0"].view(1, 1, -1)  # (1, N, H)
+    numeric = bptt_gradients(values | {"inputs": t(x).unsqueeze(0), "targets": t(y).unsqueeze(0)})
     for name in GRADIENT_NAMES:
         expected = [float(v) for v in evaluate(high_precision[name], 50)]
         assert_close(numeric.gradients[name].flatten(), expected, atol=EXACT_ATOL, what=name)

@@ -1,4 +1,4 @@
-r"""Comparison helpers: the book's tolerance policy and central finite differences.
+r"""The verdict: the book's one tolerance table and the one comparison loop.
 
 Tolerances are a statement, so they have names:
 
@@ -13,22 +13,31 @@ comparison                atol      why
 ========================  ========  ==================================================
 
 Every comparison uses ``rtol=0``: the error is bounded in absolute terms.
+:data:`TOLERANCES` says which bound each check of the hand-set network meets;
+:func:`handset_gaps` measures the checks from the witnesses' raw results and :func:`judge`
+holds each against its tolerance. The command line and the chapters read the same.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 
 import torch
+
+from . import handset
+from .bptt import hidden_state_loss
 
 __all__ = [
     "EXACT_ATOL",
     "FINITE_DIFF_ATOL",
-    "FINITE_DIFF_EPS",
     "FLOAT64_ATOL",
     "FORWARD_ATOL",
+    "GRADIENT_WITNESSES",
+    "TOLERANCES",
     "assert_close",
-    "central_difference",
+    "gradient_gaps",
+    "handset_gaps",
+    "judge",
     "max_abs_difference",
 ]
 
@@ -40,8 +49,6 @@ FORWARD_ATOL = 1e-14
 EXACT_ATOL = 1e-13
 #: Central differences at ``FINITE_DIFF_EPS``: truncation O(eps^2) plus round-off O(1e-16/eps).
 FINITE_DIFF_ATOL = 1e-7
-#: The finite-difference step that balances truncation and round-off in float64.
-FINITE_DIFF_EPS = 1e-6
 
 
 def _as_tensor(name: str, value: object) -> torch.Tensor:
@@ -127,71 +134,131 @@ def assert_close(actual: object, expected: object, atol: float, what: str = "val
     return gap
 
 
-def central_difference(
-    function: Callable[[torch.Tensor], torch.Tensor | float],
-    point: torch.Tensor,
-    eps: float = FINITE_DIFF_EPS,
-) -> torch.Tensor:
-    r"""Gradient of a scalar function by central differences, entry by entry.
+#: The witnesses compared with sympy's exact gradients (the reference).
+GRADIENT_WITNESSES = ("bptt", "autograd", "finite_difference")
+#: Every check of the hand-set network and the tolerance it must meet: the one table.
+TOLERANCES = {
+    "bptt": EXACT_ATOL,
+    "autograd": EXACT_ATOL,
+    "finite_difference": FINITE_DIFF_ATOL,
+    "forward": FORWARD_ATOL,
+    "loss": EXACT_ATOL,
+    "weight_hh_split": EXACT_ATOL,
+}
 
-    .. math:: \frac{\partial f}{\partial \theta_k} \approx
-              \frac{f(\theta + \varepsilon e_k) - f(\theta - \varepsilon e_k)}{2 \varepsilon}
 
-    The truncation error is :math:`O(\varepsilon^2)`; the round-off error is about
-    :math:`10^{-16} |f| / \varepsilon`, so :math:`\varepsilon \approx 10^{-6}` balances
-    them near :math:`10^{-10}` in float64.
+def gradient_gaps(
+    gradients: Mapping[str, Mapping[str, object]], reference: str = "sympy"
+) -> dict[str, float]:
+    """Per witness, the largest gap to the reference over every entry of every gradient.
 
     Parameters
     ----------
-    function : callable
-        Takes a tensor shaped like ``point`` and returns a scalar (tensor or float).
-        It is called ``2 * point.numel()`` times under ``torch.no_grad()``.
-    point : Tensor, any shape, floating dtype
-        Where to differentiate; it is not modified.
-    eps : float, default 1e-6
-        The step, positive.
+    gradients : mapping of str to mapping of str to Tensor
+        Witness name to its gradients by parameter name (as :data:`rnndoc.witnesses.GRADIENT_WITNESSES`
+        compute them); it must hold ``reference``.
+    reference : str, default ``"sympy"``
 
     Returns
     -------
-    Tensor, same shape and dtype as ``point``
+    dict of str to float
+        One entry per witness other than the reference, in the order given.
 
     Raises
     ------
-    TypeError
-        If ``point`` is not a floating tensor.
     ValueError
-        If ``eps`` is not positive and finite, or ``function`` does not return a scalar.
-
-    Notes
-    -----
-    The standard central difference; see e.g. Nocedal and Wright, *Numerical
-    Optimization* (2006), section 8.1.
+        If ``reference`` is missing, or a witness lacks a parameter the reference has.
 
     Examples
     --------
-    >>> import torch
-    >>> from rnndoc.verdict import central_difference
-    >>> g = central_difference(lambda v: (v**3).sum(), torch.tensor([1.0, 2.0], dtype=torch.float64))
-    >>> [round(x, 6) for x in g.tolist()]
-    [3.0, 12.0]
+    >>> from rnndoc.verdict import gradient_gaps
+    >>> gradient_gaps({"sympy": {"w": [1.0, 2.0]}, "guess": {"w": [1.0, 2.5]}})
+    {'guess': 0.5}
     """
-    if not isinstance(point, torch.Tensor) or not point.is_floating_point():
-        raise TypeError(f"point must be a floating torch.Tensor, got {type(point).__name__}")
-    if not (isinstance(eps, float | int) and 0 < eps < float("inf")):
-        raise ValueError(f"eps must be a positive finite number, got {eps!r}")
-    base = point.detach().clone()
-    grad = torch.empty_like(base)
-    with torch.no_grad():
-        for k in range(base.numel()):
-            values = []
-            for sign in (1.0, -1.0):
-                shifted = base.clone()
-                shifted.view(-1)[k] += sign * eps
-                value = function(shifted)
-                if isinstance(value, torch.Tensor) and value.numel() != 1:
-                    raise ValueError(
-                        f"function must return a scalar, got a tensor of shape {tuple(value.shape)}"
-                    )
-                values.append(float(value))
-            grad.view(-1)[k] = (values[0] - values[1]) / (2 * eps)
-    return grad
+    if reference not in gradients:
+        raise ValueError(f"gradients must hold the reference witness {reference!r}, got {sorted(gradients)}")
+    exact = gradients[reference]
+    gaps = {}
+    for witness, values in gradients.items():
+        if witness == reference:
+            continue
+        missing = [name for name in exact if name not in values]
+        if missing:
+            raise ValueError(f"gradients[{witness!r}] is missing {', '.join(missing)}")
+        gaps[witness] = max(max_abs_difference(values[name], exact[name]) for name in exact)
+    return gaps
+
+
+def handset_gaps(gradients, forward, loss, split) -> dict[str, float]:
+    """The hand-set network's checks, measured: one largest gap per entry of :data:`TOLERANCES`.
+
+    Parameters
+    ----------
+    gradients : mapping of str to mapping of str to Tensor
+        Every gradient witness's results, ``"sympy"`` among them (:func:`gradient_gaps`).
+    forward : rnndoc.witnesses.Forward
+        Both forward witnesses.
+    loss : sympy.Float
+        The exact loss (:func:`rnndoc.witnesses.exact_loss`).
+    split : Tensor, shape (L, L, H, H)
+        :func:`rnndoc.bptt.gradient_split` of the hand-set values.
+
+    Returns
+    -------
+    dict of str to float
+        Keys as :data:`TOLERANCES`, in its order.
+
+    Examples
+    --------
+    >>> from rnndoc import handset, witnesses
+    >>> from rnndoc.bptt import gradient_split
+    >>> from rnndoc.verdict import handset_gaps
+    >>> grads = {"sympy": witnesses.sympy_gradients(), "bptt": witnesses.bptt_handset_gradients()}
+    >>> gaps = handset_gaps(grads, witnesses.forward(), witnesses.exact_loss(), gradient_split(handset.tensors()))
+    >>> sorted(gaps), gaps["forward"] < 1e-14
+    (['bptt', 'forward', 'loss', 'weight_hh_split'], True)
+    """
+    gaps = gradient_gaps(gradients)
+    targets = handset.tensors()["targets"]  # (1, L, H)
+    gaps["forward"] = max_abs_difference(forward.output[0], forward.hidden)
+    gaps["loss"] = max_abs_difference(hidden_state_loss(forward.output, targets), float(loss))
+    gaps["weight_hh_split"] = max_abs_difference(split.sum((0, 1)), gradients["sympy"]["weight_hh_l0"])
+    return gaps
+
+
+def judge(gaps: Mapping[str, float]) -> dict[str, dict]:
+    """Hold each measured gap against its tolerance in :data:`TOLERANCES`: the one comparison loop.
+
+    Parameters
+    ----------
+    gaps : mapping of str to float
+        Check name (a key of :data:`TOLERANCES`) to its largest absolute gap.
+
+    Returns
+    -------
+    dict of str to dict
+        Per check: the gap (``max_abs_difference_to_sympy`` for a gradient witness,
+        ``max_abs_difference`` otherwise), its ``atol`` and whether it ``passed``.
+
+    Raises
+    ------
+    ValueError
+        If a check has no tolerance in the table.
+
+    Examples
+    --------
+    >>> from rnndoc.verdict import judge
+    >>> judge({"loss": 2e-17, "finite_difference": 1e-3})["finite_difference"]["passed"]
+    False
+    """
+    unknown = [name for name in gaps if name not in TOLERANCES]
+    if unknown:
+        raise ValueError(
+            f"gaps has checks without a tolerance: {', '.join(unknown)}; known: {', '.join(TOLERANCES)}"
+        )
+    checks = {}
+    for name, gap in gaps.items():
+        atol = TOLERANCES[name]
+        key = "max_abs_difference_to_sympy" if name in GRADIENT_WITNESSES else "max_abs_difference"
+        checks[name] = {key: gap, "atol": atol, "passed": gap <= atol}
+    return checks

@@ -9,9 +9,9 @@ from .derivation import (
     derive_delta_rule,
     derive_parameter_rules,
     direct_gradients,
-    evaluate,
     textbook_delta,
 )
+from .evaluation import evaluate, to_tensor
 from .network import Unrolled, symbolic_parameters, symbolic_sequence, unroll
 
 __all__ = [
@@ -28,5 +28,6 @@ __all__ = [
     "symbolic_parameters",
     "symbolic_sequence",
     "textbook_delta",
+    "to_tensor",
     "unroll",
 ]

@@ -27,7 +27,6 @@ __all__ = [
     "derive_delta_rule",
     "derive_parameter_rules",
     "direct_gradients",
-    "evaluate",
     "textbook_delta",
 ]
 
@@ -467,42 +466,3 @@ def check_identity(network: Unrolled) -> int:
                 raise AssertionError(f"BPTT and direct differentiation differ at {name}[{index}]")
             count += 1
     return count
-
-
-def evaluate(value, digits: int = 50, subs: dict | None = None):
-    r"""Evaluate an expression or matrix to ``digits`` significant digits (``evalf``).
-
-    Parameters
-    ----------
-    value : sympy.Expr or sympy.Matrix
-    digits : int, default 50
-    subs : dict, optional
-        Symbol values, substituted inside ``evalf`` (more accurate than ``subs`` first).
-
-    Returns
-    -------
-    sympy.Float or sympy.Matrix of sympy.Float
-
-    Raises
-    ------
-    TypeError
-        If ``digits`` is not an int, or ``value`` is not an expression or matrix.
-    ValueError
-        If ``digits`` is below 1.
-
-    Examples
-    --------
-    >>> import sympy
-    >>> from rnndoc.symbolic import evaluate
-    >>> evaluate(sympy.tanh(sympy.Rational(9, 20)), digits=20)
-    0.42189900525000792693
-    """
-    if isinstance(digits, bool) or not isinstance(digits, int):
-        raise TypeError(f"digits must be an int, got {type(digits).__name__}")
-    if digits < 1:
-        raise ValueError(f"digits must be at least 1, got {digits}")
-    if not isinstance(value, sympy.Basic | sympy.MatrixBase | int | float):
-        raise TypeError(f"value must be a sympy expression or matrix, got {type(value).__name__}")
-    if isinstance(value, sympy.MatrixBase):
-        return value.applyfunc(lambda e: sympy.sympify(e).evalf(digits, subs=subs))
-    return sympy.sympify(value).evalf(digits, subs=subs)
