@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rnndoc.bptt import bptt_gradients
+from rnndoc.handset import PARAMETER_NAMES
 from rnndoc.symbolic import (
-    GRADIENT_NAMES,
     bptt,
     check_identity,
     derivation,
@@ -18,6 +18,7 @@ from rnndoc.symbolic import (
     derive_parameter_rules,
     direct_gradients,
     evaluate,
+    gradients,
     symbolic_parameters,
     symbolic_sequence,
     textbook_delta,
@@ -42,7 +43,8 @@ def test_derived_delta_has_the_tanh_derivative():
 
 def test_parameter_rules_are_outer_products():
     params = symbolic_parameters(3, 2)
-    rules = derive_parameter_rules(params)
+    derived = derive_parameter_rules(params)
+    rules = derived.contributions
 
     def column(stem, size):
         return sympy.Matrix(size, 1, lambda i, _: sympy.Symbol(f"{stem},{i}}}", real=True))
@@ -52,6 +54,7 @@ def test_parameter_rules_are_outer_products():
     assert rules["weight_ih_l0"] == delta_t * x_t.T
     assert rules["bias_ih_l0"] == rules["bias_hh_l0"] == delta_t
     assert (rules["h_0"] - params["weight_hh_l0"].T * delta_t).applyfunc(sympy.expand) == sympy.zeros(2, 1)
+    assert (derived.delta, derived.h_prev, derived.x) == (delta_t, h_prev, x_t)  # the symbols it returns
 
 
 def test_symbols_are_distinct_for_large_sizes():
@@ -82,7 +85,7 @@ def test_identity_check_detects_a_wrong_recursion(monkeypatch):
 
     net = unroll(symbolic_parameters(1, 2), *symbolic_sequence(2, 1, 2))
     assert check_identity(net) == 12
-    monkeypatch.setattr(derivation, "derive_delta_rule", transposed_wrongly)
+    monkeypatch.setattr(gradients, "derive_delta_rule", transposed_wrongly)  # where bptt reads it
     with pytest.raises(AssertionError, match=r"BPTT and direct differentiation differ at weight_ih_l0\[0\]"):
         check_identity(net)
 
@@ -128,7 +131,7 @@ def test_derived_rule_at_50_digits_matches_float64_recursion(input_size, hidden_
     values = {name: t(m) if name.startswith("weight") else t(m).flatten() for name, m in params.items()}
     values["h_0"] = values["h_0"].view(1, 1, -1)  # (1, N, H)
     numeric = bptt_gradients(values | {"inputs": t(x).unsqueeze(0), "targets": t(y).unsqueeze(0)})
-    for name in GRADIENT_NAMES:
+    for name in PARAMETER_NAMES:
         expected = [float(v) for v in evaluate(high_precision[name], 50)]
         assert_close(numeric.gradients[name].flatten(), expected, atol=EXACT_ATOL, what=name)
 

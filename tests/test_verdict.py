@@ -5,6 +5,7 @@ import math
 import pytest
 import torch
 
+from rnndoc.finite_differences import central_difference
 from rnndoc.verdict import (
     EXACT_ATOL,
     FINITE_DIFF_ATOL,
@@ -14,7 +15,6 @@ from rnndoc.verdict import (
     judge,
     max_abs_difference,
 )
-from rnndoc.witnesses import central_difference
 
 
 def test_tolerances_are_the_policy():

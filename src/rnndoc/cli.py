@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
-from .witnesses import FINITE_DIFF_EPS
+from .finite_differences import FINITE_DIFF_EPS
 
 __all__ = ["build_parser", "main"]
 

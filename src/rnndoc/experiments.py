@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import torch
 
 from . import handset, witnesses
+from .finite_differences import finite_difference_gradients
 from .verdict import max_abs_difference
 
 __all__ = ["Chunks", "Order", "chunked_forward", "finite_difference_error", "order_sensitivity"]
@@ -169,6 +170,6 @@ def finite_difference_error(eps_values: list[float]) -> list[float]:
     exact = witnesses.sympy_gradients()
     errors = []
     for eps in eps_values:
-        approx = witnesses.finite_difference_gradients(eps)
+        approx = finite_difference_gradients(eps)
         errors.append(max(max_abs_difference(approx[name], exact[name]) for name in exact))
     return errors

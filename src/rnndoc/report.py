@@ -14,8 +14,9 @@ import torch
 
 from . import __version__, experiments, handset, witnesses
 from .bptt import gradient_split
+from .finite_differences import FINITE_DIFF_EPS
 from .verdict import handset_gaps, judge
-from .witnesses import FINITE_DIFF_EPS, GRADIENT_WITNESSES
+from .witnesses import GRADIENT_WITNESSES
 
 __all__ = ["mechanics_report"]
 

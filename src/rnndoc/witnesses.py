@@ -4,7 +4,7 @@ r"""The witnesses: each computes one result of the hand-set network its own way,
   ``nn.RNN`` (:func:`forward` runs both);
 * the gradients of the loss four ways: sympy (:func:`sympy_gradients`), the numeric δ
   recursion (:func:`bptt_handset_gradients`), autograd (:func:`autograd_gradients`) and
-  central finite differences (:func:`finite_difference_gradients`);
+  central finite differences (:func:`rnndoc.finite_differences.finite_difference_gradients`);
 * the exact loss (:func:`exact_loss`).
 
 Every gradient comes back keyed and shaped like :func:`rnndoc.handset.tensors`
@@ -20,28 +20,23 @@ from dataclasses import dataclass
 
 import sympy
 import torch
-from torch.func import functional_call
 
 from . import handset
-from .bptt import bptt_gradients, hidden_state_loss
+from .bptt import bptt_gradients
+from .finite_differences import finite_difference_gradients, handset_loss
 from .reference import handset_forward
 from .symbolic import direct_gradients, evaluate, symbolic_parameters, to_tensor, unroll
 
 __all__ = [
-    "FINITE_DIFF_EPS",
     "GRADIENT_WITNESSES",
     "Forward",
     "autograd_gradients",
     "bptt_handset_gradients",
-    "central_difference",
     "exact_loss",
     "finite_difference_gradients",
     "forward",
     "sympy_gradients",
 ]
-
-#: The finite-difference step that balances truncation and round-off in float64.
-FINITE_DIFF_EPS = 1e-6
 
 
 @dataclass(frozen=True)
@@ -88,81 +83,6 @@ def forward() -> Forward:
     return Forward(preactivations, hidden, output, h_n)
 
 
-def central_difference(
-    function: Callable[[torch.Tensor], torch.Tensor | float],
-    point: torch.Tensor,
-    eps: float = FINITE_DIFF_EPS,
-) -> torch.Tensor:
-    r"""Gradient of a scalar function by central differences, entry by entry.
-
-    .. math:: \frac{\partial f}{\partial \theta_k} \approx
-              \frac{f(\theta + \varepsilon e_k) - f(\theta - \varepsilon e_k)}{2 \varepsilon}
-
-    The truncation error is :math:`O(\varepsilon^2)`; the round-off error is about
-    :math:`10^{-16} |f| / \varepsilon`, so :math:`\varepsilon \approx 10^{-6}` balances
-    them near :math:`10^{-10}` in float64.
-
-    Parameters
-    ----------
-    function : callable
-        Takes a tensor shaped like ``point`` and returns a scalar (tensor or float).
-        It is called ``2 * point.numel()`` times under ``torch.no_grad()``.
-    point : Tensor, any shape, floating dtype
-        Where to differentiate; it is not modified.
-    eps : float, default 1e-6
-        The step, positive.
-
-    Returns
-    -------
-    Tensor, same shape and dtype as ``point``
-
-    Raises
-    ------
-    TypeError
-        If ``point`` is not a floating tensor.
-    ValueError
-        If ``eps`` is not positive and finite, or ``function`` does not return a scalar.
-
-    Notes
-    -----
-    The standard central difference; see e.g. Nocedal and Wright, *Numerical
-    Optimization* (2006), section 8.1.
-
-    Examples
-    --------
-    >>> import torch
-    >>> from rnndoc.witnesses import central_difference
-    >>> g = central_difference(lambda v: (v**3).sum(), torch.tensor([1.0, 2.0], dtype=torch.float64))
-    >>> [round(x, 6) for x in g.tolist()]
-    [3.0, 12.0]
-    """
-    if not isinstance(point, torch.Tensor) or not point.is_floating_point():
-        raise TypeError(f"point must be a floating torch.Tensor, got {type(point).__name__}")
-    if not (isinstance(eps, float | int) and 0 < eps < float("inf")):
-        raise ValueError(f"eps must be a positive finite number, got {eps!r}")
-    base = point.detach().clone()
-    grad = torch.empty_like(base)
-    with torch.no_grad():
-        for k in range(base.numel()):
-            values = []
-            for sign in (1.0, -1.0):
-                shifted = base.clone()
-                shifted.view(-1)[k] += sign * eps
-                value = function(shifted)
-                if isinstance(value, torch.Tensor) and value.numel() != 1:
-                    raise ValueError(
-                        f"function must return a scalar, got a tensor of shape {tuple(value.shape)}"
-                    )
-                values.append(float(value))
-            grad.view(-1)[k] = (values[0] - values[1]) / (2 * eps)
-    return grad
-
-
-def _loss(rnn: torch.nn.RNN, overrides: dict[str, torch.Tensor], h_0: torch.Tensor) -> torch.Tensor:
-    output, _ = functional_call(rnn, overrides, (handset.inputs(), h_0))  # (1, L, H)
-    return hidden_state_loss(output, handset.tensors()["targets"])
-
-
 def autograd_gradients() -> dict[str, torch.Tensor]:
     """Gradients of the hand-set loss by ``loss.backward()`` through ``nn.RNN``.
 
@@ -180,48 +100,10 @@ def autograd_gradients() -> dict[str, torch.Tensor]:
     """
     rnn, h_0 = handset.make_rnn()
     h_0.requires_grad_()  # (1, 1, H)
-    _loss(rnn, {}, h_0).backward()
+    handset_loss(rnn, {}, h_0).backward()
     grads = {name: p.grad.detach() for name, p in rnn.named_parameters()}
     grads["h_0"] = h_0.grad.detach()
     return {name: grads[name] for name in handset.PARAMETER_NAMES}
-
-
-def finite_difference_gradients(eps: float = FINITE_DIFF_EPS) -> dict[str, torch.Tensor]:
-    r"""Gradients of the hand-set loss by central differences through the real ``nn.RNN``.
-
-    Each parameter entry is moved by :math:`\pm\varepsilon` in a copy passed to
-    ``torch.func.functional_call``; the module itself is never modified.
-
-    Parameters
-    ----------
-    eps : float, default 1e-6
-        The step of :func:`rnndoc.verdict.central_difference`.
-
-    Returns
-    -------
-    dict of str to Tensor
-        As :func:`autograd_gradients`.
-
-    Raises
-    ------
-    ValueError
-        If ``eps`` is not positive and finite.
-
-    Examples
-    --------
-    >>> from rnndoc.witnesses import autograd_gradients, finite_difference_gradients
-    >>> fd, ag = finite_difference_gradients(), autograd_gradients()
-    >>> bool((fd["weight_hh_l0"] - ag["weight_hh_l0"]).abs().max() < 1e-7)
-    True
-    """
-    rnn, h_0 = handset.make_rnn()
-    params = {name: p.detach() for name, p in rnn.named_parameters()}
-    out = {
-        name: central_difference(lambda v, name=name: _loss(rnn, {name: v}, h_0), value, eps)
-        for name, value in params.items()
-    }
-    out["h_0"] = central_difference(lambda v: _loss(rnn, {}, v), h_0, eps)
-    return {name: out[name] for name in handset.PARAMETER_NAMES}
 
 
 def bptt_handset_gradients() -> dict[str, torch.Tensor]:

@@ -12,7 +12,7 @@ import time
 
 import sympy
 
-from .derivation import bptt, direct_gradients
+from .gradients import bptt, direct_gradients
 from .network import symbolic_parameters, symbolic_sequence, unroll
 
 __all__ = ["derivation_costs"]

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import sympy
 
+from .symbols import symbol_matrix
+
 __all__ = ["gru_step", "handset_point", "lstm_bptt", "lstm_step", "step_symbols"]
-
-
-def _matrix(name: str, rows: int, cols: int) -> sympy.Matrix:
-    return sympy.Matrix(rows, cols, lambda i, j: sympy.Symbol(f"{name}_{{{i},{j}}}", real=True))
 
 
 def step_symbols(kind: str, input_size: int = 2, hidden_size: int = 2) -> dict[str, sympy.Matrix]:
@@ -47,15 +45,15 @@ def step_symbols(kind: str, input_size: int = 2, hidden_size: int = 2) -> dict[s
         raise ValueError(f"kind must be 'LSTM' or 'GRU', got {kind!r}")
     rows = gates * hidden_size
     out = {
-        "weight_ih": _matrix("W^{ih}", rows, input_size),
-        "weight_hh": _matrix("W^{hh}", rows, hidden_size),
-        "bias_ih": _matrix("b^{ih}", rows, 1),
-        "bias_hh": _matrix("b^{hh}", rows, 1),
-        "x": _matrix("x", input_size, 1),
-        "h": _matrix("h", hidden_size, 1),
+        "weight_ih": symbol_matrix("W^{ih}", (rows, input_size)),
+        "weight_hh": symbol_matrix("W^{hh}", (rows, hidden_size)),
+        "bias_ih": symbol_matrix("b^{ih}", (rows, 1)),
+        "bias_hh": symbol_matrix("b^{hh}", (rows, 1)),
+        "x": symbol_matrix("x", (input_size, 1)),
+        "h": symbol_matrix("h", (hidden_size, 1)),
     }
     if kind == "LSTM":
-        out["c"] = _matrix("c", hidden_size, 1)
+        out["c"] = symbol_matrix("c", (hidden_size, 1))
     return out
 
 
