@@ -106,7 +106,7 @@ def finite_difference_gradients(eps: float = FINITE_DIFF_EPS) -> dict[str, torch
     Parameters
     ----------
     eps : float, default 1e-6
-        The step of :func:`rnndoc.verdict.central_difference`.
+        The step of :func:`central_difference`.
 
     Returns
     -------

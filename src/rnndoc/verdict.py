@@ -32,7 +32,7 @@ __all__ = [
     "FINITE_DIFF_ATOL",
     "FLOAT64_ATOL",
     "FORWARD_ATOL",
-    "GRADIENT_WITNESSES",
+    "GRADIENT_CHECKS",
     "TOLERANCES",
     "assert_close",
     "gradient_gaps",
@@ -134,8 +134,8 @@ def assert_close(actual: object, expected: object, atol: float, what: str = "val
     return gap
 
 
-#: The witnesses compared with sympy's exact gradients (the reference).
-GRADIENT_WITNESSES = ("bptt", "autograd", "finite_difference")
+#: The checks that compare a gradient witness with sympy's exact gradients (the reference).
+GRADIENT_CHECKS = ("bptt", "autograd", "finite_difference")
 #: Every check of the hand-set network and the tolerance it must meet: the one table.
 TOLERANCES = {
     "bptt": EXACT_ATOL,
@@ -259,6 +259,6 @@ def judge(gaps: Mapping[str, float]) -> dict[str, dict]:
     checks = {}
     for name, gap in gaps.items():
         atol = TOLERANCES[name]
-        key = "max_abs_difference_to_sympy" if name in GRADIENT_WITNESSES else "max_abs_difference"
+        key = "max_abs_difference_to_sympy" if name in GRADIENT_CHECKS else "max_abs_difference"
         checks[name] = {key: gap, "atol": atol, "passed": gap <= atol}
     return checks

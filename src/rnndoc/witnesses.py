@@ -33,7 +33,6 @@ __all__ = [
     "autograd_gradients",
     "bptt_handset_gradients",
     "exact_loss",
-    "finite_difference_gradients",
     "forward",
     "sympy_gradients",
 ]
