@@ -19,7 +19,7 @@ import sympy
 import torch
 
 from ._validate import check_tensor
-from .symbolic import symbol_matrix
+from .symbolic import evaluate, symbol_matrix
 
 __all__ = [
     "VOCABULARY",
@@ -227,10 +227,10 @@ def symbolic_gradients(
     loss = sympy.log(sum(sympy.exp(s) for s in scores)) - scores[target]  # -log softmax_y
     at = {s: values[name][k] for name in symbols for k, s in enumerate(symbols[name])}
     out = {
-        name: m.applyfunc(lambda theta: sympy.diff(loss, theta).evalf(digits, subs=at))
+        name: evaluate(m.applyfunc(lambda theta: sympy.diff(loss, theta)), digits, subs=at)
         for name, m in symbols.items()
     }
-    out["loss"] = sympy.Matrix([[loss.evalf(digits, subs=at)]])
+    out["loss"] = sympy.Matrix([[evaluate(loss, digits, subs=at)]])
     return out
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sympy
 
+from .evaluation import evaluate
 from .symbols import symbol_matrix
 
 __all__ = ["gru_step", "handset_point", "lstm_bptt", "lstm_step", "step_symbols"]
@@ -148,11 +149,6 @@ def handset_point(symbols: dict[str, sympy.Matrix]) -> dict[sympy.Symbol, sympy.
     return point
 
 
-def _at(expression, values: dict, digits: int):
-    """Evaluate with the values substituted as ``digits``-digit Floats first (fast, exact enough)."""
-    return expression.xreplace({k: sympy.Float(v, digits) for k, v in values.items()}).evalf(digits)
-
-
 def lstm_bptt(
     symbols: dict[str, sympy.Matrix],
     point: dict,
@@ -228,12 +224,12 @@ def lstm_bptt(
     states = [(sympy.Matrix(h_0), sympy.Matrix(c_0))]
     for t in range(1, len(inputs) + 1):  # forward
         values = at_step(t)
-        states.append((_at(h, values, digits), _at(c, values, digits)))
+        states.append((evaluate(h, digits, values), evaluate(c, digits, values)))
     g = sympy.zeros(2 * size, 1)
     grad = sympy.zeros(1, jacobian_weight.shape[1])
     for t in range(len(inputs), 0, -1):  # backward: g_t gets this step's own loss term
         g = g + (states[t][0] - targets[t - 1]).col_join(sympy.zeros(size, 1))
         values = at_step(t)
-        grad += g.T * _at(jacobian_weight, values, digits)  # (1, 4H*H)
-        g = _at(jacobian_state, values, digits).T * g  # J_t^T g_t, before step t-1's own term
+        grad += g.T * evaluate(jacobian_weight, digits, values)  # (1, 4H*H)
+        g = evaluate(jacobian_state, digits, values).T * g  # J_t^T g_t, before step t-1's own term
     return grad
