@@ -250,3 +250,22 @@ def test_step_symbols_rejects_unknown_kind():
 
     with pytest.raises(ValueError, match="kind must be 'LSTM' or 'GRU'"):
         step_symbols("RNN")
+
+
+def test_numeric_and_symbolic_bptt_take_the_handset_mapping_and_return_its_keys():
+    from rnndoc import handset  # noqa: PLC0415
+    from rnndoc.symbolic import to_tensor  # noqa: PLC0415
+
+    exact = handset.exact()
+    assert list(bptt(unroll(exact)).gradients) == list(PARAMETER_NAMES)  # exact rationals go straight in
+    at_50_digits = {name: m.applyfunc(lambda r: sympy.Float(r, 50)) for name, m in exact.items()}  # fast
+    symbolic = bptt(unroll(at_50_digits)).gradients
+    numeric = bptt_gradients(handset.tensors()).gradients
+    assert list(symbolic) == list(numeric) == list(PARAMETER_NAMES)
+    for name, value in numeric.items():
+        assert_close(value, to_tensor(evaluate(symbolic[name], 50), like=value), atol=EXACT_ATOL, what=name)
+
+
+def test_unroll_without_a_sequence_names_it():
+    with pytest.raises(ValueError, match=r"inputs must be given, or held by parameters\['inputs'\]"):
+        unroll(symbolic_parameters(1, 1))

@@ -75,9 +75,7 @@ def bptt(network: Unrolled, truncation: int | None = None) -> BPTT:
     --------
     >>> from rnndoc.handset import exact
     >>> from rnndoc.symbolic import bptt, evaluate, unroll
-    >>> values = exact()
-    >>> net = unroll(values, values["inputs"], values["targets"])
-    >>> evaluate(bptt(net).gradients["h_0"], digits=15).T
+    >>> evaluate(bptt(unroll(exact())).gradients["h_0"], digits=15).T
     Matrix([[0.156871606319876, 0.0531180213047371]])
     """
     if not isinstance(network, Unrolled):

@@ -157,8 +157,8 @@ class Unrolled:
 
 def unroll(
     parameters: Mapping[str, sympy.Matrix],
-    inputs: sympy.Matrix | Sequence[Sequence[object]],
-    targets: sympy.Matrix | Sequence[Sequence[object]],
+    inputs: sympy.Matrix | Sequence[Sequence[object]] | None = None,
+    targets: sympy.Matrix | Sequence[Sequence[object]] | None = None,
 ) -> Unrolled:
     r"""Unroll the tanh RNN over a sequence and write its loss as one expression.
 
@@ -173,11 +173,12 @@ def unroll(
     parameters : mapping of str to sympy.Matrix
         ``weight_ih_l0`` (H, H_in), ``weight_hh_l0`` (H, H), ``bias_ih_l0``,
         ``bias_hh_l0``, ``h_0`` (H, 1): symbols (:func:`symbolic_parameters`) or exact
-        numbers (:func:`rnndoc.handset.exact`).
-    inputs : sympy.Matrix or nested sequence, shape (T, H_in)
-        One row per time step.
-    targets : sympy.Matrix or nested sequence, shape (at least T, H)
-        Row ``t - 1`` is the target of :math:`h_t`; extra rows are ignored.
+        numbers (:func:`rnndoc.handset.exact`, whose mapping also holds the sequence).
+    inputs : sympy.Matrix or nested sequence, shape (T, H_in), optional
+        One row per time step; default ``parameters["inputs"]``.
+    targets : sympy.Matrix or nested sequence, shape (at least T, H), optional
+        Row ``t - 1`` is the target of :math:`h_t`; extra rows are ignored; default
+        ``parameters["targets"]``.
 
     Returns
     -------
@@ -206,6 +207,9 @@ def unroll(
     W^{hh}_{0,0}*h_{0,0} + W^{ih}_{0,0} + b^{hh}_{0} + b^{ih}_{0}
     >>> net.loss
     tanh(W^{hh}_{0,0}*h_{0,0} + W^{ih}_{0,0} + b^{hh}_{0} + b^{ih}_{0})**2/2
+    >>> from rnndoc.handset import exact
+    >>> unroll(exact()).length  # the hand-set mapping passes straight in
+    3
     """
     if not isinstance(parameters, Mapping):
         raise TypeError(
@@ -229,8 +233,11 @@ def unroll(
         params[name] = _matrix(f"parameters[{name!r}]", parameters[name])
         if params[name].shape != shape:
             raise ValueError(f"parameters[{name!r}] must have shape {shape}, got {params[name].shape}")
-    x = _matrix("inputs", inputs)  # (T, H_in)
-    y = _matrix("targets", targets)  # (>= T, H)
+    for name, value in (("inputs", inputs), ("targets", targets)):
+        if value is None and name not in parameters:
+            raise ValueError(f"{name} must be given, or held by parameters[{name!r}]")
+    x = _matrix("inputs", parameters["inputs"] if inputs is None else inputs)  # (T, H_in)
+    y = _matrix("targets", parameters["targets"] if targets is None else targets)  # (>= T, H)
     if x.shape[1] != input_size:
         raise ValueError(f"inputs must have shape (T, {input_size}), got {x.shape}")
     if y.shape[1] != hidden_size or y.shape[0] < x.shape[0]:
