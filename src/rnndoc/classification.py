@@ -2,8 +2,13 @@ r"""Many-to-one classification with a tanh RNN: read a sequence, classify it at 
 
 .. math::
 
-    s_t = W_{hh} h_{t-1} + W_{hx} x_t,\quad h_t = \tanh(s_t),\quad
-    O = W_{yh} h_T + b_y,\quad p = \operatorname{softmax}(O),\quad L = -\log p_{y}
+    \begin{aligned}
+    s_t &= W_{hh} h_{t-1} + W_{hx} x_t, \\
+    h_t &= \tanh(s_t), \\
+    O &= W_{yh} h_T + b_y, \\
+    p &= \operatorname{softmax}(O), \\
+    L &= -\log p_{y}
+    \end{aligned}
 
 (``W_hx`` is PyTorch's ``weight_ih_l0``, ``W_hh`` its ``weight_hh_l0``; the recurrence has no
 bias, as in the study notes.) The one-hot inputs, the weights and ``h_0`` are hand-set here,
