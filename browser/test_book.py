@@ -12,8 +12,9 @@ TOTALS = {"pages": 0, "equations": 0}
 FIT = {"desktop": 0, "phone": 0}  # display equations measured at each width
 
 # After MathJax has run, report what is left: raw TeX delimiters and escapes in the text
-# outside code, .math elements that hold no typeset container, TeX errors, and TeX escapes
-# that MathJax printed as text (``\text{num\_layers}`` shows its backslash).
+# outside code, .math elements that hold no typeset container, TeX errors, TeX escapes
+# that MathJax printed as text (``\text{num\_layers}`` shows its backslash), and cell
+# outputs that are a lone number (a cell ending in a call whose value nobody wanted).
 INSPECT = """async () => {
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) { await MathJax.startup.promise; }
   const math = Array.from(document.querySelectorAll('.math'));
@@ -37,6 +38,8 @@ INSPECT = """async () => {
     errors: Array.from(document.querySelectorAll('mjx-merror')).map(el => el.textContent.slice(0, 80)),
     raw: raw,
     escapes: escapes,
+    stray: Array.from(document.querySelectorAll('.cell_output .output.text_plain'))
+      .map(el => el.textContent.trim()).filter(t => /^([-+]?[0-9.]+([eE][-+]?[0-9]+)?|None|True|False)$/.test(t)),
   };
 }"""
 
@@ -138,6 +141,7 @@ def test_page(browser, book_url, page_path):
     assert report["errors"] == [], f"{page_path}: TeX errors: {report['errors']}"
     assert report["raw"] == [], f"{page_path}: raw TeX delimiters in the text: {report['raw']}"
     assert report["escapes"] == [], f"{page_path}: TeX escapes shown as text: {report['escapes']}"
+    assert report["stray"] == [], f"{page_path}: a cell prints a lone value: {report['stray']}"
     assert report["equations"] >= report["math"]
     TOTALS["pages"] += 1
     TOTALS["equations"] += report["equations"]
@@ -162,6 +166,44 @@ def test_equations_fit(browser, book_url, page_path, width_name):
     problems = fit_problems(measured, width_name)
     FIT[width_name] += len(measured["equations"])
     assert problems == [], f"{page_path} at {WIDTHS[width_name]} px:\n  " + "\n  ".join(problems)
+
+
+def test_fit_problems_names_each_case():
+    """The rules themselves, on made-up measurements: each kind of misfit is reported."""
+
+    def eq(natural, client, scroll, own_scroll=True, right=300):
+        return {"tex": "x", "where": "#e", "natural": natural, "client": client, "scroll": scroll,
+                "own_scroll": own_scroll, "right": right}  # fmt: skip
+
+    def page(*equations, overflow=0, window=1280):
+        return {"column": 600, "window": window, "equations": list(equations), "page_overflow": overflow}
+
+    assert fit_problems(page(eq(500, 560, 500)), "desktop") == []
+    assert "cut off" in fit_problems(page(eq(650, 560, 650)), "desktop")[0]  # wider than the column
+    assert "cut off" in fit_problems(page(eq(590, 560, 590)), "desktop")[0]  # its box scrolls
+    phone = page(eq(650, 340, 650, own_scroll=True), window=390)
+    assert fit_problems({**phone, "column": 340}, "phone") == []  # scrolls in its own box: fine
+    stuck = page(eq(650, 340, 650, own_scroll=False, right=700), window=390, overflow=310)
+    problems = fit_problems({**stuck, "column": 340}, "phone")
+    assert "does not scroll in its own box" in problems[0]
+    assert "the page scrolls sideways by 310 px" in problems[-1]
+
+
+@pytest.mark.parametrize(("overflow", "width_name", "misfits"),
+                         [("auto", "phone", 0), ("visible", "phone", 2), ("auto", "desktop", 1)])  # fmt: skip
+def test_measure_sees_a_wide_equation(browser, overflow, width_name, misfits):
+    """MEASURE in a real browser, on a made-up page with one 900 px equation."""
+    context = browser.new_context(viewport={"width": WIDTHS[width_name], "height": 600})
+    page = context.new_page()
+    page.set_content(
+        '<meta name="viewport" content="width=device-width">'
+        '<article class="bd-article" style="max-width: 600px; padding: 0 10px">'
+        f'<mjx-container display="true" style="display: block; overflow-x: {overflow}">'
+        '<mjx-math style="display: inline-block; width: 900px">x</mjx-math></mjx-container></article>'
+    )
+    problems = fit_problems(page.evaluate(MEASURE), width_name)
+    context.close()
+    assert len(problems) == misfits, problems
 
 
 @pytest.mark.parametrize("served_under", ["root", "sub-path"])

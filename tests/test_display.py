@@ -21,6 +21,10 @@ def test_negative_zero_loses_its_sign():
     assert latex_matrix([-0.0]) == r"\begin{bmatrix} 0 \end{bmatrix}"
 
 
+def test_leading_axes_of_size_one_are_dropped():
+    assert latex_matrix(torch.tensor([[[0.5, -1.0]]])) == r"\begin{bmatrix} 0.5 & -1 \end{bmatrix}"
+
+
 def test_other_shapes_are_refused():
-    with pytest.raises(ValueError, match=r"shape \(K,\) or \(R, C\), got shape \(1, 1, 1\)"):
-        latex_matrix(torch.zeros(1, 1, 1))
+    with pytest.raises(ValueError, match=r"shape \(K,\) or \(R, C\), got shape \(2, 1, 1\)"):
+        latex_matrix(torch.zeros(2, 1, 1))

@@ -19,11 +19,12 @@ def latex_matrix(values: torch.Tensor | Sequence, digits: int | None = None) -> 
     r"""Write a vector or a matrix as a LaTeX ``bmatrix``, for MathJax in a table or a ``Math`` output.
 
     A vector, shape (K,), is written as a column (the book's states are column vectors); a
-    matrix, shape (R, C), row by row as PyTorch stores it.
+    matrix, shape (R, C), row by row as PyTorch stores it. Leading axes of size 1 are dropped
+    first, so an ``h_0`` of shape (1, 1, H) is a matrix of one row.
 
     Parameters
     ----------
-    values : Tensor or nested sequence of float, shape (K,) or (R, C)
+    values : Tensor or nested sequence of float, shape (K,), (R, C) or (1, ..., 1, R, C)
         The numbers; anything ``torch.as_tensor`` accepts.
     digits : int, optional
         Digits after the decimal point (fixed-point); by default each entry is written in the
@@ -37,7 +38,7 @@ def latex_matrix(values: torch.Tensor | Sequence, digits: int | None = None) -> 
     Raises
     ------
     ValueError
-        If ``values`` has neither one nor two axes.
+        If ``values`` has neither one nor two axes once leading axes of size 1 are dropped.
 
     Examples
     --------
@@ -49,6 +50,8 @@ def latex_matrix(values: torch.Tensor | Sequence, digits: int | None = None) -> 
     '\\begin{bmatrix} 1.000 \\\\ 0.000 \\end{bmatrix}'
     """
     tensor = torch.as_tensor(values, dtype=torch.float64)
+    while tensor.dim() > 2 and tensor.shape[0] == 1:
+        tensor = tensor[0]  # (1, ..., 1, R, C) -> (R, C), e.g. an h_0 of shape (1, 1, H)
     if tensor.dim() == 1:
         tensor = tensor.unsqueeze(1)  # (K,) -> (K, 1): a column
     elif tensor.dim() != 2:
