@@ -385,6 +385,7 @@ def plot_derivation_costs(costs: dict[tuple[int, str], Sequence[dict]]) -> matpl
     (3, 1)
     """
     from matplotlib.lines import Line2D  # noqa: PLC0415 (only this figure needs it)
+    from matplotlib.ticker import MaxNLocator  # noqa: PLC0415
 
     styles = {  # (method, what is counted): marker and line style
         ("direct", "size"): ("o", "-", "direct, plain trees"),
@@ -405,6 +406,7 @@ def plot_derivation_costs(costs: dict[tuple[int, str], Sequence[dict]]) -> matpl
                 ax.semilogy(lengths, [p[key] for p in points], marker=marker, ls=linestyle, ms=5,
                             color=colors.get(h, "0.3"))  # fmt: skip
     ax.set_xlabel("steps T")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # T is a count of steps
     ax.set_ylabel("operations in all gradients")
     ax.grid(True, alpha=0.3)
     by_size = [Line2D([], [], color=colors.get(h, "0.3"), lw=2, label=f"H = {h}") for h in hidden_sizes]
