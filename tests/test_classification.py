@@ -4,14 +4,14 @@ import pytest
 import torch
 
 from rnndoc import classification as clf
-from rnndoc.checks import EXACT_ATOL, FLOAT64_ATOL, assert_close
+from rnndoc.verdict import EXACT_ATOL, FLOAT64_ATOL, assert_close
 
 
 @pytest.mark.parametrize("h_0_zero", [False, True])
 def test_sympy_and_autograd_agree(h_0_zero):
     exact = clf.symbolic_gradients(h_0_zero)
     loss, grads = clf.loss_and_gradients(clf.tensors(h_0_zero))
-    for name in ("weight_hx", "weight_hh", "weight_yh"):
+    for name in ("weight_ih_l0", "weight_hh_l0", "linear.weight"):
         assert_close(grads[name].flatten(), [float(v) for v in exact[name]], atol=EXACT_ATOL, what=name)
     assert_close(loss, float(exact["loss"][0]), atol=EXACT_ATOL)
 
@@ -19,7 +19,7 @@ def test_sympy_and_autograd_agree(h_0_zero):
 def test_paths_sum_to_the_gradient_and_h_0_zero_kills_the_first():
     _, grads = clf.loss_and_gradients(clf.tensors())
     paths = clf.path_contributions(clf.tensors())
-    assert_close(paths.sum(0), grads["weight_hh"], atol=FLOAT64_ATOL)
+    assert_close(paths.sum(0), grads["weight_hh_l0"], atol=FLOAT64_ATOL)
     assert all(paths[t].abs().max() > 1e-3 for t in range(3))
     assert torch.all(clf.path_contributions(clf.tensors(h_0_zero=True))[0] == 0)
 

@@ -12,9 +12,9 @@ SEED = {
     "weight_hh_l0": [[0.5, 0.15], [-0.25, 0.4]],
     "bias_ih_l0": [0.05, -0.10],
     "bias_hh_l0": [-0.02, 0.03],
-    "h_0": [0.10, -0.20],
-    "inputs": [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]],
-    "targets": [[0.2, -0.1], [-0.2, 0.3], [0.1, 0.2]],
+    "h_0": [[[0.10, -0.20]]],  # (num_layers * D, N, H)
+    "inputs": [[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]],  # (N, L, H_in)
+    "targets": [[[0.2, -0.1], [-0.2, 0.3], [0.1, 0.2]]],  # (N, L, H)
 }
 
 
@@ -24,6 +24,7 @@ def test_tensors_are_the_seed_numbers():
     for name, expected in SEED.items():
         assert values[name].dtype == torch.float64
         assert values[name].tolist() == expected, name
+    assert handset.floats() == SEED  # the torch-free form: the same numbers, the same nesting
 
 
 def test_exact_rationals_round_to_the_tensors():
@@ -36,7 +37,9 @@ def test_exact_rationals_round_to_the_tensors():
 
 
 def test_make_rnn_holds_the_parameters():
-    rnn = handset.make_rnn()
+    rnn, h_0 = handset.make_rnn()
+    assert h_0.shape == (1, 1, 2)
+    assert h_0.flatten().tolist() == [0.1, -0.2]
     assert rnn.batch_first
     assert rnn.nonlinearity == "tanh"
     params = dict(rnn.named_parameters())

@@ -5,8 +5,8 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rnndoc.checks import FLOAT64_ATOL, assert_close
 from rnndoc.layers import rnn_tanh_layer
+from rnndoc.verdict import FLOAT64_ATOL, assert_close
 
 
 @given(
@@ -130,7 +130,7 @@ def test_gru_reset_before_is_chos_form():
     st.integers(1, 5), st.integers(1, 8), st.sampled_from(["RNN", "LSTM", "GRU"]), st.integers(0, 2**31 - 1)
 )
 def test_state_gradient_norms_agree_and_respect_the_bound(hidden_size, length, kind, seed):
-    from rnndoc.gradients import autograd_state_gradient_norms, state_gradient_norms  # noqa: PLC0415
+    from rnndoc.vanishing import autograd_state_gradient_norms, state_gradient_norms  # noqa: PLC0415
 
     torch.manual_seed(seed)
     module = getattr(torch.nn, kind)(2, hidden_size, dtype=torch.float64)
@@ -148,7 +148,7 @@ def test_state_gradient_norms_agree_and_respect_the_bound(hidden_size, length, k
 
 
 def test_state_gradient_norm_errors():
-    from rnndoc.gradients import autograd_state_gradient_norms, state_gradient_norms  # noqa: PLC0415
+    from rnndoc.vanishing import autograd_state_gradient_norms, state_gradient_norms  # noqa: PLC0415
 
     with pytest.raises(ValueError, match=r"hidden must have shape \(T, H\) = \(\*, 2\), got \(3, 4\)"):
         state_gradient_norms(torch.eye(2, dtype=torch.float64), torch.zeros(3, 4, dtype=torch.float64))

@@ -9,9 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rnndoc.bptt import bptt_gradients
-from rnndoc.checks import EXACT_ATOL, assert_close
+from rnndoc.handset import PARAMETER_NAMES
 from rnndoc.symbolic import (
-    GRADIENT_NAMES,
     bptt,
     check_identity,
     derivation,
@@ -19,11 +18,13 @@ from rnndoc.symbolic import (
     derive_parameter_rules,
     direct_gradients,
     evaluate,
+    gradients,
     symbolic_parameters,
     symbolic_sequence,
     textbook_delta,
     unroll,
 )
+from rnndoc.verdict import EXACT_ATOL, assert_close
 
 
 @pytest.mark.parametrize("hidden_size", [1, 2, 3])
@@ -42,7 +43,8 @@ def test_derived_delta_has_the_tanh_derivative():
 
 def test_parameter_rules_are_outer_products():
     params = symbolic_parameters(3, 2)
-    rules = derive_parameter_rules(params)
+    derived = derive_parameter_rules(params)
+    rules = derived.contributions
 
     def column(stem, size):
         return sympy.Matrix(size, 1, lambda i, _: sympy.Symbol(f"{stem},{i}}}", real=True))
@@ -52,6 +54,7 @@ def test_parameter_rules_are_outer_products():
     assert rules["weight_ih_l0"] == delta_t * x_t.T
     assert rules["bias_ih_l0"] == rules["bias_hh_l0"] == delta_t
     assert (rules["h_0"] - params["weight_hh_l0"].T * delta_t).applyfunc(sympy.expand) == sympy.zeros(2, 1)
+    assert (derived.delta, derived.h_prev, derived.x) == (delta_t, h_prev, x_t)  # the symbols it returns
 
 
 def test_symbols_are_distinct_for_large_sizes():
@@ -82,7 +85,7 @@ def test_identity_check_detects_a_wrong_recursion(monkeypatch):
 
     net = unroll(symbolic_parameters(1, 2), *symbolic_sequence(2, 1, 2))
     assert check_identity(net) == 12
-    monkeypatch.setattr(derivation, "derive_delta_rule", transposed_wrongly)
+    monkeypatch.setattr(gradients, "derive_delta_rule", transposed_wrongly)  # where bptt reads it
     with pytest.raises(AssertionError, match=r"BPTT and direct differentiation differ at weight_ih_l0\[0\]"):
         check_identity(net)
 
@@ -125,16 +128,10 @@ def test_derived_rule_at_50_digits_matches_float64_recursion(input_size, hidden_
     def t(m):
         return torch.tensor([[float(v) for v in m.row(i)] for i in range(m.rows)], dtype=torch.float64)
 
-    numeric = bptt_gradients(
-        t(x),
-        t(y),
-        t(params["h_0"]).flatten(),
-        t(params["weight_ih_l0"]),
-        t(params["weight_hh_l0"]),
-        t(params["bias_ih_l0"]).flatten(),
-        t(params["bias_hh_l0"]).flatten(),
-    )
-    for name in GRADIENT_NAMES:
+    values = {name: t(m) if name.startswith("weight") else t(m).flatten() for name, m in params.items()}
+    values["h_0"] = values["h_0"].view(1, 1, -1)  # (1, N, H)
+    numeric = bptt_gradients(values | {"inputs": t(x).unsqueeze(0), "targets": t(y).unsqueeze(0)})
+    for name in PARAMETER_NAMES:
         expected = [float(v) for v in evaluate(high_precision[name], 50)]
         assert_close(numeric.gradients[name].flatten(), expected, atol=EXACT_ATOL, what=name)
 
@@ -201,7 +198,7 @@ def test_rule_and_evaluate_errors():
 
 
 def test_derivation_costs_direct_grows_faster_than_recursion():
-    from rnndoc.symbolic.cost import derivation_costs  # noqa: PLC0415
+    from rnndoc.symbolic.derivation_cost import derivation_costs  # noqa: PLC0415
 
     direct = derivation_costs(2, "direct", budget_seconds=60, max_length=3)
     recursion = [p["size_cse"] for p in derivation_costs(2, "recursion", budget_seconds=60, max_length=3)]
@@ -212,7 +209,7 @@ def test_derivation_costs_direct_grows_faster_than_recursion():
 
 
 def test_derivation_costs_errors_and_minimum_length():
-    from rnndoc.symbolic.cost import derivation_costs  # noqa: PLC0415
+    from rnndoc.symbolic.derivation_cost import derivation_costs  # noqa: PLC0415
 
     with pytest.raises(ValueError, match="method must be 'direct' or 'recursion'"):
         derivation_costs(2, "numeric", budget_seconds=1)
@@ -225,7 +222,7 @@ def test_derivation_costs_errors_and_minimum_length():
 @pytest.mark.parametrize("kind", ["LSTM", "GRU"])
 def test_symbolic_step_matches_the_from_scratch_cell(kind):
     from rnndoc.layers import gru_cell, lstm_cell  # noqa: PLC0415
-    from rnndoc.symbolic.cells import gru_step, handset_point, lstm_step, step_symbols  # noqa: PLC0415
+    from rnndoc.symbolic.gated import gru_step, handset_point, lstm_step, step_symbols  # noqa: PLC0415
 
     s = step_symbols(kind, 2, 3)
     point = handset_point(s)
@@ -249,7 +246,26 @@ def test_symbolic_step_matches_the_from_scratch_cell(kind):
 
 
 def test_step_symbols_rejects_unknown_kind():
-    from rnndoc.symbolic.cells import step_symbols  # noqa: PLC0415
+    from rnndoc.symbolic.gated import step_symbols  # noqa: PLC0415
 
     with pytest.raises(ValueError, match="kind must be 'LSTM' or 'GRU'"):
         step_symbols("RNN")
+
+
+def test_numeric_and_symbolic_bptt_take_the_handset_mapping_and_return_its_keys():
+    from rnndoc import handset  # noqa: PLC0415
+    from rnndoc.symbolic import to_tensor  # noqa: PLC0415
+
+    exact = handset.exact()
+    assert list(bptt(unroll(exact)).gradients) == list(PARAMETER_NAMES)  # exact rationals go straight in
+    at_50_digits = {name: m.applyfunc(lambda r: sympy.Float(r, 50)) for name, m in exact.items()}  # fast
+    symbolic = bptt(unroll(at_50_digits)).gradients
+    numeric = bptt_gradients(handset.tensors()).gradients
+    assert list(symbolic) == list(numeric) == list(PARAMETER_NAMES)
+    for name, value in numeric.items():
+        assert_close(value, to_tensor(evaluate(symbolic[name], 50), like=value), atol=EXACT_ATOL, what=name)
+
+
+def test_unroll_without_a_sequence_names_it():
+    with pytest.raises(ValueError, match=r"inputs must be given, or held by parameters\['inputs'\]"):
+        unroll(symbolic_parameters(1, 1))

@@ -9,10 +9,15 @@ The recursion is the one :func:`rnndoc.symbolic.derive_delta_rule` derives:
 
 and each use of a parameter at step t contributes :math:`\delta_t \otimes
 \partial a_t/\partial\theta` to its gradient.
+
+The functions take one mapping keyed by PyTorch's names, in ``nn.RNN``'s layout with
+``batch_first=True`` (:func:`rnndoc.handset.tensors` passes straight in) and return the
+gradients under the same keys.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import torch
@@ -69,18 +74,18 @@ class BPTTGradients:
     Attributes
     ----------
     loss : Tensor, shape ()
-    preactivations : Tensor, shape (L, H)
-        :math:`a_1 \dots a_L`.
-    hidden : Tensor, shape (L, H)
+    preactivations : Tensor, shape (N, L, H)
+        :math:`a_1 \dots a_L` of each sequence.
+    hidden : Tensor, shape (N, L, H)
         :math:`h_1 \dots h_L`.
-    deltas : Tensor, shape (L, H)
+    deltas : Tensor, shape (N, L, H)
         :math:`\delta_1 \dots \delta_L`, :math:`\delta_t = \partial L / \partial a_t`.
     contributions : dict of str to Tensor
-        Per-use contributions, time first: ``weight_ih_l0`` (L, H, H_in),
-        ``weight_hh_l0`` (L, H, H), ``bias_ih_l0`` and ``bias_hh_l0`` (L, H).
+        Per-use contributions, time first, summed over the batch: ``weight_ih_l0``
+        (L, H, H_in), ``weight_hh_l0`` (L, H, H), ``bias_ih_l0`` and ``bias_hh_l0`` (L, H).
     gradients : dict of str to Tensor
-        ``weight_ih_l0`` (H, H_in), ``weight_hh_l0`` (H, H), ``bias_ih_l0``,
-        ``bias_hh_l0`` and ``h_0`` (H,).
+        Keyed and shaped like the parameters: ``weight_ih_l0`` (H, H_in), ``weight_hh_l0``
+        (H, H), ``bias_ih_l0``, ``bias_hh_l0`` (H,) and ``h_0`` (1, N, H).
     """
 
     loss: torch.Tensor
@@ -91,27 +96,60 @@ class BPTTGradients:
     gradients: dict[str, torch.Tensor]
 
 
-def _forward(inputs, h_0, weight_ih, weight_hh, bias_ih, bias_hh):
-    check_tensor("weight_ih", weight_ih, (None, None), "(H, H_in)")
-    hidden_size, input_size = weight_ih.shape
-    check_tensor("inputs", inputs, (None, input_size), "(L, H_in)")
-    if inputs.shape[0] < 1:
-        raise ValueError(f"inputs must hold at least one time step, got shape {tuple(inputs.shape)}")
-    check_tensor("h_0", h_0, (hidden_size,), "(H,)")
-    check_tensor("weight_hh", weight_hh, (hidden_size, hidden_size), "(H, H)")
-    check_tensor("bias_ih", bias_ih, (hidden_size,), "(H,)")
-    check_tensor("bias_hh", bias_hh, (hidden_size,), "(H,)")
-    check_same_dtype(
-        weight_ih=weight_ih, inputs=inputs, h_0=h_0, weight_hh=weight_hh, bias_ih=bias_ih, bias_hh=bias_hh
-    )
-    h = h_0
+#: The keys :func:`bptt_gradients` reads, and the axis names of each shape.
+_LAYOUT = {
+    "weight_ih_l0": "(H, H_in)",
+    "weight_hh_l0": "(H, H)",
+    "bias_ih_l0": "(H,)",
+    "bias_hh_l0": "(H,)",
+    "h_0": "(1, N, H)",
+    "inputs": "(N, L, H_in)",
+    "targets": "(N, L, H)",
+}
+
+
+def _read(values: object) -> dict[str, torch.Tensor]:
+    """Check ``values`` against :data:`_LAYOUT` and return its tensors by name."""
+    if not isinstance(values, Mapping):
+        raise TypeError(f"values must be a mapping of names to tensors, got {type(values).__name__}")
+    missing = [name for name in _LAYOUT if name not in values]
+    if missing:
+        raise ValueError(f"values is missing {', '.join(missing)}")
+    v = {name: values[name] for name in _LAYOUT}
+    check_tensor("weight_ih_l0", v["weight_ih_l0"], (None, None), _LAYOUT["weight_ih_l0"])
+    hidden_size, input_size = v["weight_ih_l0"].shape
+    check_tensor("inputs", v["inputs"], (None, None, input_size), _LAYOUT["inputs"])
+    batch, length, _ = v["inputs"].shape
+    if length < 1:
+        raise ValueError(f"inputs must hold at least one time step, got shape {tuple(v['inputs'].shape)}")
+    shapes = {
+        "weight_hh_l0": (hidden_size, hidden_size),
+        "bias_ih_l0": (hidden_size,),
+        "bias_hh_l0": (hidden_size,),
+        "h_0": (1, batch, hidden_size),
+        "targets": (batch, length, hidden_size),
+    }
+    for name, shape in shapes.items():
+        check_tensor(name, v[name], shape, _LAYOUT[name])
+    check_same_dtype(**v)
+    return v
+
+
+def _forward(v: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v["h_0"][0]  # (N, H)
     preactivations, hidden = [], []
-    for x_t in inputs:
-        a = weight_ih @ x_t + bias_ih + weight_hh @ h + bias_hh  # (H,)
-        h = torch.tanh(a)  # (H,)
+    for t in range(v["inputs"].shape[1]):
+        # a_t = W_ih x_t + b_ih + W_hh h_{t-1} + b_hh, one row per sequence
+        a = (
+            v["inputs"][:, t] @ v["weight_ih_l0"].T
+            + v["bias_ih_l0"]
+            + h @ v["weight_hh_l0"].T
+            + v["bias_hh_l0"]
+        )
+        h = torch.tanh(a)  # (N, H)
         preactivations.append(a)
         hidden.append(h)
-    return torch.stack(preactivations), torch.stack(hidden)  # (L, H), (L, H)
+    return torch.stack(preactivations, dim=1), torch.stack(hidden, dim=1)  # (N, L, H), (N, L, H)
 
 
 def _deltas(
@@ -119,12 +157,12 @@ def _deltas(
 ) -> torch.Tensor:
     # delta_t = (r_t + W_hh^T delta_{t+1}) * (1 - h_t^2), delta_{L+1} = 0, r_t = dl/dh_t;
     # truncated BPTT drops W_hh^T delta_{t+1} where step t ends a chunk of `truncation` steps
-    deltas = torch.zeros_like(hidden)  # (L, H)
-    delta_next = torch.zeros_like(hidden[0])  # (H,)
-    for t in reversed(range(hidden.shape[0])):
+    deltas = torch.zeros_like(hidden)  # (N, L, H)
+    delta_next = torch.zeros_like(hidden[:, 0])  # (N, H)
+    for t in reversed(range(hidden.shape[1])):
         if truncation is not None and (t + 1) % truncation == 0:
             delta_next = torch.zeros_like(delta_next)  # the state was detached here
-        delta_next = deltas[t] = (residuals[t] + weight_hh.T @ delta_next) * (1 - hidden[t] ** 2)
+        delta_next = deltas[:, t] = (residuals[:, t] + delta_next @ weight_hh) * (1 - hidden[:, t] ** 2)
     return deltas
 
 
@@ -138,17 +176,12 @@ def _check_truncation(truncation: object) -> int | None:
     return truncation
 
 
-def bptt_gradients(
-    inputs: torch.Tensor,
-    targets: torch.Tensor,
-    h_0: torch.Tensor,
-    weight_ih: torch.Tensor,
-    weight_hh: torch.Tensor,
-    bias_ih: torch.Tensor,
-    bias_hh: torch.Tensor,
-    truncation: int | None = None,
-) -> BPTTGradients:
-    r"""Forward a tanh RNN over one sequence, then run the δ recursion backwards.
+def _previous_states(v: dict[str, torch.Tensor], hidden: torch.Tensor) -> torch.Tensor:
+    return torch.cat([v["h_0"][0].unsqueeze(1), hidden[:, :-1]], dim=1)  # (N, L, H): h_0 ... h_{L-1}
+
+
+def bptt_gradients(values: Mapping[str, torch.Tensor], truncation: int | None = None) -> BPTTGradients:
+    r"""Forward a tanh RNN over a batch of sequences, then run the δ recursion backwards.
 
     .. math::
 
@@ -162,14 +195,12 @@ def bptt_gradients(
 
     Parameters
     ----------
-    inputs : Tensor, shape (L, H_in)
-        One unbatched sequence; L is its length.
-    targets : Tensor, shape (L, H)
-    h_0 : Tensor, shape (H,)
-    weight_ih : Tensor, shape (H, H_in)
-    weight_hh : Tensor, shape (H, H)
-    bias_ih, bias_hh : Tensor, shape (H,)
-        All of one floating dtype (float64 for the book's checks).
+    values : mapping of str to Tensor
+        PyTorch's names in ``nn.RNN``'s layout with ``batch_first=True``: ``weight_ih_l0``
+        (H, H_in), ``weight_hh_l0`` (H, H), ``bias_ih_l0`` and ``bias_hh_l0`` (H,), ``h_0``
+        (1, N, H), and the sequences ``inputs`` (N, L, H_in) and ``targets`` (N, L, H); all
+        of one floating dtype (float64 for the book's checks). Other keys are ignored, so
+        :func:`rnndoc.handset.tensors` passes straight in.
     truncation : int, optional
         Truncated BPTT: the sequence is read in chunks of this many steps with the state
         carried but detached, so :math:`W_{hh}^\top \delta_{t+1}` is dropped wherever step t
@@ -178,15 +209,17 @@ def bptt_gradients(
     Returns
     -------
     BPTTGradients
-        Loss, forward values, deltas, per-use contributions and gradients.
+        Loss, forward values, deltas, per-use contributions and the gradients, keyed like
+        the parameters.
 
     Raises
     ------
     TypeError
-        If an argument is not a floating tensor, or the dtypes differ.
+        If ``values`` is not a mapping, an entry is not a floating tensor, the dtypes differ,
+        or ``truncation`` is not an int.
     ValueError
-        If a shape disagrees, or L is 0; the message names the argument, the expected
-        and the actual shape.
+        If an entry is missing, a shape disagrees (the message names the entry, the expected
+        and the actual shape), L is 0, or ``truncation`` is below 1.
 
     Notes
     -----
@@ -194,44 +227,32 @@ def bptt_gradients(
 
     Examples
     --------
-    >>> import torch
     >>> from rnndoc.bptt import bptt_gradients
     >>> from rnndoc.handset import tensors
-    >>> t = tensors()
-    >>> g = bptt_gradients(t["inputs"], t["targets"], t["h_0"], t["weight_ih_l0"],
-    ...                    t["weight_hh_l0"], t["bias_ih_l0"], t["bias_hh_l0"])
-    >>> g.deltas.shape, g.gradients["weight_hh_l0"].shape
-    (torch.Size([3, 2]), torch.Size([2, 2]))
+    >>> g = bptt_gradients(tensors())
+    >>> g.deltas.shape, g.gradients["weight_hh_l0"].shape, g.gradients["h_0"].shape
+    (torch.Size([1, 3, 2]), torch.Size([2, 2]), torch.Size([1, 1, 2]))
     >>> round(g.loss.item(), 12)
     0.09481626735
     """
-    preactivations, hidden = _forward(inputs, h_0, weight_ih, weight_hh, bias_ih, bias_hh)
-    check_tensor("targets", targets, tuple(hidden.shape), "(L, H)")
-    check_same_dtype(inputs=inputs, targets=targets)
-    deltas = _deltas(hidden, hidden - targets, weight_hh, _check_truncation(truncation))  # (L, H)
-    h_prev = torch.cat([h_0.unsqueeze(0), hidden[:-1]])  # (L, H): h_0 ... h_{L-1}
+    v = _read(values)
+    truncation = _check_truncation(truncation)
+    preactivations, hidden = _forward(v)  # (N, L, H) each
+    deltas = _deltas(hidden, hidden - v["targets"], v["weight_hh_l0"], truncation)  # (N, L, H)
+    h_prev = _previous_states(v, hidden)  # (N, L, H)
     contributions = {
-        "weight_ih_l0": deltas.unsqueeze(2) * inputs.unsqueeze(1),  # (L, H, H_in): delta_t x_t^T
-        "weight_hh_l0": deltas.unsqueeze(2) * h_prev.unsqueeze(1),  # (L, H, H): delta_t h_{t-1}^T
-        "bias_ih_l0": deltas,  # (L, H)
-        "bias_hh_l0": deltas,  # (L, H)
+        "weight_ih_l0": torch.einsum("nti,ntj->tij", deltas, v["inputs"]),  # (L, H, H_in): delta_t x_t^T
+        "weight_hh_l0": torch.einsum("nti,ntj->tij", deltas, h_prev),  # (L, H, H): delta_t h_{t-1}^T
+        "bias_ih_l0": deltas.sum(0),  # (L, H)
+        "bias_hh_l0": deltas.sum(0),  # (L, H)
     }
     gradients = {name: c.sum(0) for name, c in contributions.items()}
-    gradients["h_0"] = weight_hh.T @ deltas[0]  # (H,): dL/dh_0 = W_hh^T delta_1
-    return BPTTGradients(
-        hidden_state_loss(hidden, targets), preactivations, hidden, deltas, contributions, gradients
-    )
+    gradients["h_0"] = (deltas[:, 0] @ v["weight_hh_l0"]).unsqueeze(0)  # (1, N, H): W_hh^T delta_1
+    loss = hidden_state_loss(hidden, v["targets"])
+    return BPTTGradients(loss, preactivations, hidden, deltas, contributions, gradients)
 
 
-def gradient_split(
-    inputs: torch.Tensor,
-    targets: torch.Tensor,
-    h_0: torch.Tensor,
-    weight_ih: torch.Tensor,
-    weight_hh: torch.Tensor,
-    bias_ih: torch.Tensor,
-    bias_hh: torch.Tensor,
-) -> torch.Tensor:
+def gradient_split(values: Mapping[str, torch.Tensor]) -> torch.Tensor:
     r"""The W_hh gradient split by both use and loss term: a (use s, loss t) table.
 
     Entry ``[s, t]`` is what the use of :math:`W_{hh}` at step s contributes to the
@@ -247,13 +268,13 @@ def gradient_split(
 
     Parameters
     ----------
-    inputs, targets, h_0, weight_ih, weight_hh, bias_ih, bias_hh : Tensor
+    values : mapping of str to Tensor
         As in :func:`bptt_gradients`.
 
     Returns
     -------
     Tensor, shape (L, L, H, H)
-        Axes (use s, loss term t, hidden row, hidden column).
+        Axes (use s, loss term t, hidden row, hidden column), summed over the batch.
 
     Raises
     ------
@@ -269,21 +290,17 @@ def gradient_split(
     --------
     >>> from rnndoc.bptt import gradient_split
     >>> from rnndoc.handset import tensors
-    >>> t = tensors()
-    >>> table = gradient_split(t["inputs"], t["targets"], t["h_0"], t["weight_ih_l0"],
-    ...                        t["weight_hh_l0"], t["bias_ih_l0"], t["bias_hh_l0"])
+    >>> table = gradient_split(tensors())
     >>> table.shape, bool(table[2, 0].eq(0).all())
     (torch.Size([3, 3, 2, 2]), True)
     """
-    _, hidden = _forward(inputs, h_0, weight_ih, weight_hh, bias_ih, bias_hh)  # (L, H)
-    check_tensor("targets", targets, tuple(hidden.shape), "(L, H)")
-    check_same_dtype(inputs=inputs, targets=targets)
-    length = hidden.shape[0]
-    h_prev = torch.cat([h_0.unsqueeze(0), hidden[:-1]])  # (L, H)
+    v = _read(values)
+    _, hidden = _forward(v)  # (N, L, H)
+    h_prev = _previous_states(v, hidden)  # (N, L, H)
     table = []
-    for t in range(length):
-        residuals = torch.zeros_like(hidden)  # (L, H): only loss term t is kept
-        residuals[t] = hidden[t] - targets[t]
-        deltas = _deltas(hidden, residuals, weight_hh)  # (L, H): d l_t / d a_s
-        table.append(deltas.unsqueeze(2) * h_prev.unsqueeze(1))  # (L, H, H), indexed by s
+    for t in range(hidden.shape[1]):
+        residuals = torch.zeros_like(hidden)  # (N, L, H): only loss term t is kept
+        residuals[:, t] = hidden[:, t] - v["targets"][:, t]
+        deltas = _deltas(hidden, residuals, v["weight_hh_l0"])  # (N, L, H): d l_t / d a_s
+        table.append(torch.einsum("nsi,nsj->sij", deltas, h_prev))  # (L, H, H), indexed by s
     return torch.stack(table, dim=1)  # (L_s, L_t, H, H)

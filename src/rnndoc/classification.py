@@ -3,15 +3,16 @@ r"""Many-to-one classification with a tanh RNN: read a sequence, classify it at 
 .. math::
 
     \begin{aligned}
-    s_t &= W_{hh} h_{t-1} + W_{hx} x_t, \\
-    h_t &= \tanh(s_t), \\
-    O &= W_{yh} h_T + b_y, \\
+    a_t &= W_{ih} x_t + W_{hh} h_{t-1}, \\
+    h_t &= \tanh(a_t), \\
+    O &= W h_T + b, \\
     p &= \operatorname{softmax}(O), \\
     L &= -\log p_{y}
     \end{aligned}
 
-(``W_hx`` is PyTorch's ``weight_ih_l0``, ``W_hh`` its ``weight_hh_l0``; the recurrence has no
-bias, as in the study notes.) The one-hot inputs, the weights and ``h_0`` are hand-set here,
+(:math:`W_{ih}` is an ``nn.RNN``'s ``weight_ih_l0``, :math:`W_{hh}` its ``weight_hh_l0``, with
+``bias=False``; :math:`W` and :math:`b` are an ``nn.Linear`` head's, keyed ``linear.weight`` and
+``linear.bias`` as ``named_parameters()`` names them in a model whose head is called ``linear``.) The one-hot inputs, the weights and ``h_0`` are hand-set here,
 once. Because the loss reads only :math:`h_T`, :math:`W_{hh}` reaches it along three paths:
 its use at step 3, at step 2 (through :math:`h_3`) and at step 1 (through :math:`h_2` and
 :math:`h_3`); :func:`path_contributions` computes each.
@@ -23,6 +24,7 @@ import sympy
 import torch
 
 from ._validate import check_tensor
+from .symbolic import evaluate, symbol_matrix
 
 __all__ = [
     "VOCABULARY",
@@ -37,10 +39,10 @@ __all__ = [
 #: Token names; token k is the k-th one-hot vector of size 3.
 VOCABULARY = ("the", "cat", "sat")
 _NUMBERS = {
-    "weight_hx": (("0.5", "-0.3", "0.2"), ("0.1", "0.4", "-0.2")),  # (H, V) = weight_ih_l0
-    "weight_hh": (("0.3", "-0.1"), ("0.2", "0.4")),  # (H, H) = weight_hh_l0
-    "weight_yh": (("0.6", "-0.4"), ("-0.3", "0.5")),  # (C, H)
-    "bias_y": (("0.1",), ("-0.1",)),  # (C, 1)
+    "weight_ih_l0": (("0.5", "-0.3", "0.2"), ("0.1", "0.4", "-0.2")),  # (H, V)
+    "weight_hh_l0": (("0.3", "-0.1"), ("0.2", "0.4")),  # (H, H)
+    "linear.weight": (("0.6", "-0.4"), ("-0.3", "0.5")),  # (C, H)
+    "linear.bias": (("0.1",), ("-0.1",)),  # (C, 1)
     "h_0": (("0.2",), ("-0.1",)),  # (H, 1): not zero, so all three paths of W_hh are active
 }
 #: The sequence (token indices) and its class.
@@ -59,13 +61,13 @@ def exact(h_0_zero: bool = False) -> dict[str, sympy.Matrix]:
     Returns
     -------
     dict of str to sympy.Matrix
-        ``weight_hx`` (H, V), ``weight_hh`` (H, H), ``weight_yh`` (C, H), ``bias_y`` (C, 1),
+        ``weight_ih_l0`` (H, V), ``weight_hh_l0`` (H, H), ``linear.weight`` (C, H), ``linear.bias`` (C, 1),
         ``h_0`` (H, 1), ``inputs`` (T, V).
 
     Examples
     --------
     >>> from rnndoc.classification import exact
-    >>> exact()["weight_hh"]
+    >>> exact()["weight_hh_l0"]
     Matrix([
     [3/10, -1/10],
     [ 1/5,   2/5]])
@@ -90,7 +92,7 @@ def tensors(h_0_zero: bool = False) -> dict[str, torch.Tensor]:
     Returns
     -------
     dict of str to Tensor
-        As :func:`exact`, with ``bias_y`` (C,) and ``h_0`` (H,).
+        As :func:`exact`, with ``linear.bias`` (C,) and ``h_0`` (H,).
 
     Examples
     --------
@@ -121,7 +123,7 @@ def loss_and_gradients(values: dict[str, torch.Tensor], target: int = TARGET) ->
     -------
     loss : Tensor, shape ()
     gradients : dict of str to Tensor
-        ``weight_hx``, ``weight_hh``, ``weight_yh``, ``bias_y``, shaped like the parameters.
+        ``weight_ih_l0``, ``weight_hh_l0``, ``linear.weight``, ``linear.bias``, shaped like the parameters.
 
     Raises
     ------
@@ -132,18 +134,19 @@ def loss_and_gradients(values: dict[str, torch.Tensor], target: int = TARGET) ->
     --------
     >>> from rnndoc.classification import loss_and_gradients, tensors
     >>> loss, grads = loss_and_gradients(tensors())
-    >>> round(loss.item(), 6), grads["weight_hh"].shape
+    >>> round(loss.item(), 6), grads["weight_hh_l0"].shape
     (0.534187, torch.Size([2, 2]))
     """
-    vocabulary = values["weight_hx"].shape[1]
+    vocabulary = values["weight_ih_l0"].shape[1]
     check_tensor("inputs", values["inputs"], (None, vocabulary), "(T, V)")
     leaves = {
-        k: values[k].clone().requires_grad_() for k in ("weight_hx", "weight_hh", "weight_yh", "bias_y")
+        k: values[k].clone().requires_grad_()
+        for k in ("weight_ih_l0", "weight_hh_l0", "linear.weight", "linear.bias")
     }
     h = values["h_0"]  # (H,)
     for x_t in values["inputs"]:
-        h = torch.tanh(leaves["weight_hh"] @ h + leaves["weight_hx"] @ x_t)  # (H,)
-    scores = leaves["weight_yh"] @ h + leaves["bias_y"]  # (C,)
+        h = torch.tanh(leaves["weight_hh_l0"] @ h + leaves["weight_ih_l0"] @ x_t)  # (H,)
+    scores = leaves["linear.weight"] @ h + leaves["linear.bias"]  # (C,)
     loss = torch.nn.functional.cross_entropy(scores.unsqueeze(0), torch.tensor([target]))
     loss.backward()
     return loss.detach(), {k: v.grad for k, v in leaves.items()}
@@ -176,13 +179,15 @@ def path_contributions(values: dict[str, torch.Tensor], target: int = TARGET) ->
     >>> path_contributions(tensors()).shape
     torch.Size([3, 2, 2])
     """
-    w_hx, w_hh, w_yh, b_y = (values[k] for k in ("weight_hx", "weight_hh", "weight_yh", "bias_y"))
+    w_ih, w_hh, w_out, b_out = (
+        values[k] for k in ("weight_ih_l0", "weight_hh_l0", "linear.weight", "linear.bias")
+    )
     hidden = [values["h_0"]]  # h_0 ... h_T, each (H,)
     for x_t in values["inputs"]:
-        hidden.append(torch.tanh(w_hh @ hidden[-1] + w_hx @ x_t))
-    p = torch.softmax(w_yh @ hidden[-1] + b_y, dim=0)  # (C,)
+        hidden.append(torch.tanh(w_hh @ hidden[-1] + w_ih @ x_t))
+    p = torch.softmax(w_out @ hidden[-1] + b_out, dim=0)  # (C,)
     residual = p - torch.nn.functional.one_hot(torch.tensor(target), p.shape[0]).to(p.dtype)  # dL/dO, (C,)
-    delta = (w_yh.T @ residual) * (1 - hidden[-1] ** 2)  # delta_T, (H,)
+    delta = (w_out.T @ residual) * (1 - hidden[-1] ** 2)  # delta_T, (H,)
     parts = []
     for t in range(len(hidden) - 1, 0, -1):  # t = T ... 1
         parts.append(torch.outer(delta, hidden[t - 1]))  # (H, H): delta_t h_(t-1)^T
@@ -195,8 +200,8 @@ def symbolic_gradients(
 ) -> dict[str, sympy.Matrix]:
     r"""The gradients by sympy: direct differentiation of the unrolled loss, then 50-digit evaluation.
 
-    The three weight matrices are symbols; inputs, ``h_0`` and ``bias_y`` are the hand-set
-    rationals. ``sympy.diff`` of :math:`L = -\log \operatorname{softmax}(W_{yh} h_3 + b_y)_y`.
+    The three weight matrices are symbols; inputs, ``h_0`` and ``linear.bias`` are the hand-set
+    rationals. ``sympy.diff`` of :math:`L = -\log \operatorname{softmax}(W h_3 + b)_y`.
 
     Parameters
     ----------
@@ -207,7 +212,7 @@ def symbolic_gradients(
     Returns
     -------
     dict of str to sympy.Matrix
-        ``weight_hx``, ``weight_hh``, ``weight_yh`` (Floats) and ``loss`` (1 x 1).
+        ``weight_ih_l0``, ``weight_hh_l0``, ``linear.weight`` (Floats) and ``loss`` (1 x 1).
 
     Examples
     --------
@@ -216,25 +221,21 @@ def symbolic_gradients(
     0.534187
     """
     values = exact(h_0_zero)
-    symbols = {
-        name: sympy.Matrix(
-            *values[name].shape, lambda i, j, name=name: sympy.Symbol(f"{name}_{i}{j}", real=True)
-        )
-        for name in ("weight_hx", "weight_hh", "weight_yh")
-    }
+    stems = {"weight_ih_l0": "W^{ih}", "weight_hh_l0": "W^{hh}", "linear.weight": "W"}
+    symbols = {name: symbol_matrix(stem, values[name].shape) for name, stem in stems.items()}
     h = values["h_0"]
     for t in range(values["inputs"].rows):
-        h = (symbols["weight_hh"] * h + symbols["weight_hx"] * values["inputs"].row(t).T).applyfunc(
+        h = (symbols["weight_hh_l0"] * h + symbols["weight_ih_l0"] * values["inputs"].row(t).T).applyfunc(
             sympy.tanh
         )
-    scores = symbols["weight_yh"] * h + values["bias_y"]  # (C, 1)
+    scores = symbols["linear.weight"] * h + values["linear.bias"]  # (C, 1)
     loss = sympy.log(sum(sympy.exp(s) for s in scores)) - scores[target]  # -log softmax_y
     at = {s: values[name][k] for name in symbols for k, s in enumerate(symbols[name])}
     out = {
-        name: m.applyfunc(lambda theta: sympy.diff(loss, theta).evalf(digits, subs=at))
+        name: evaluate(m.applyfunc(lambda theta: sympy.diff(loss, theta)), digits, subs=at)
         for name, m in symbols.items()
     }
-    out["loss"] = sympy.Matrix([[loss.evalf(digits, subs=at)]])
+    out["loss"] = sympy.Matrix([[evaluate(loss, digits, subs=at)]])
     return out
 
 
@@ -262,14 +263,14 @@ def sgd_step(learning_rate: float = 0.5) -> dict:
     loss, grads = loss_and_gradients(values)
     by_hand = {k: values[k] - learning_rate * grads[k] for k in grads}  # theta - lr * grad
     rnn = torch.nn.RNN(
-        values["weight_hx"].shape[1], values["weight_hx"].shape[0], bias=False, dtype=torch.float64
+        values["weight_ih_l0"].shape[1], values["weight_ih_l0"].shape[0], bias=False, dtype=torch.float64
     )
-    head = torch.nn.Linear(*values["weight_yh"].shape[::-1], dtype=torch.float64)
+    head = torch.nn.Linear(*values["linear.weight"].shape[::-1], dtype=torch.float64)
     with torch.no_grad():
-        rnn.weight_ih_l0.copy_(values["weight_hx"])
-        rnn.weight_hh_l0.copy_(values["weight_hh"])
-        head.weight.copy_(values["weight_yh"])
-        head.bias.copy_(values["bias_y"])
+        rnn.weight_ih_l0.copy_(values["weight_ih_l0"])
+        rnn.weight_hh_l0.copy_(values["weight_hh_l0"])
+        head.weight.copy_(values["linear.weight"])
+        head.bias.copy_(values["linear.bias"])
     optimizer = torch.optim.SGD([*rnn.parameters(), *head.parameters()], lr=learning_rate)
     _, h_n = rnn(values["inputs"], values["h_0"].unsqueeze(0))  # unbatched: (1, H)
     torch_loss = torch.nn.functional.cross_entropy(head(h_n), torch.tensor([TARGET]))
@@ -277,10 +278,10 @@ def sgd_step(learning_rate: float = 0.5) -> dict:
     torch_loss.backward()
     optimizer.step()
     by_torch = {
-        "weight_hx": rnn.weight_ih_l0,
-        "weight_hh": rnn.weight_hh_l0,
-        "weight_yh": head.weight,
-        "bias_y": head.bias,
+        "weight_ih_l0": rnn.weight_ih_l0,
+        "weight_hh_l0": rnn.weight_hh_l0,
+        "linear.weight": head.weight,
+        "linear.bias": head.bias,
     }
     after, _ = loss_and_gradients(values | by_hand)
     return {

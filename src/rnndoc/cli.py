@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
-from .checks import FINITE_DIFF_EPS
+from .finite_differences import FINITE_DIFF_EPS
 
 __all__ = ["build_parser", "main"]
 
@@ -47,7 +47,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    parser.subparsers = commands.choices  # name -> subparser, for error messages
     mechanics = commands.add_parser(
         "mechanics",
         help="print the hand-set RNN's forward pass and BPTT gradients as JSON",
@@ -69,7 +68,19 @@ def build_parser() -> argparse.ArgumentParser:
     mechanics.add_argument(
         "--indent", type=_indent, default=2, help="JSON indentation in spaces (default 2; 0 for one line)"
     )
+    mechanics.set_defaults(run=_mechanics, subparser=mechanics)
     return parser
+
+
+def _mechanics(args: argparse.Namespace) -> int:
+    from .report import mechanics_report  # noqa: PLC0415 (sympy loads only when needed)
+
+    report = mechanics_report(eps=args.eps)
+    print(json.dumps(report, indent=args.indent or None, allow_nan=False))
+    failed = {name: check for name, check in report["checks"].items() if not check["passed"]}
+    for name, check in failed.items():
+        print(f"rnndoc: check failed: {name} {check}", file=sys.stderr)
+    return 1 if failed else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -96,19 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> build_parser().parse_args(["mechanics", "--eps", "1e-5"]).eps
     1e-05
     """
-    parser = build_parser()
-    args, unknown = parser.parse_known_args(argv)
-    if unknown:  # let the subcommand's own usage explain what it accepts
-        parser.subparsers[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
-    if args.command == "mechanics":
-        from .report import mechanics_report  # noqa: PLC0415 (torch and sympy load only when needed)
-
-        report = mechanics_report(eps=args.eps)
-        print(json.dumps(report, indent=args.indent or None, allow_nan=False))
-        failed = [name for name, check in report["checks"].items() if not check["passed"]]
-        if failed:
-            for name in failed:
-                check = report["checks"][name]
-                print(f"rnndoc: check failed: {name} {check}", file=sys.stderr)
-            return 1
-    return 0
+    args, unknown = build_parser().parse_known_args(argv)
+    if unknown:  # the subcommand's own usage explains what it accepts
+        args.subparser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args.run(args)

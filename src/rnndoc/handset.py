@@ -1,9 +1,12 @@
 r"""The hand-set two-unit RNN: one source of truth for every number in the book.
 
-The numbers are written once, as decimal strings, in PyTorch's orientation
-(``weight_ih_l0`` is ``(hidden_size, input_size)``). Everything else reads them:
-:func:`exact` turns them into exact ``sympy.Rational`` matrices, :func:`tensors`
-into float64 tensors, :func:`make_rnn` into a ``torch.nn.RNN`` with those weights.
+The numbers are written once, as decimal strings, in the layout ``torch.nn.RNN`` uses with
+``batch_first=True`` (``weight_ih_l0`` is ``(hidden_size, input_size)``, ``h_0`` is
+``(num_layers * D, N, H)``, the inputs ``(N, L, H_in)``). Everything else reads them:
+:func:`exact` turns them into exact ``sympy.Rational`` matrices, :func:`floats` into plain
+Python numbers (for the torch-free witness, :mod:`rnndoc.reference`), :func:`tensors` into
+float64 tensors, :func:`make_rnn` into a ``torch.nn.RNN`` with those weights and its ``h_0``.
+This module imports torch only inside the functions that return tensors.
 
 The network is
 
@@ -15,8 +18,12 @@ read on the sequence A, B, C, with the hidden-state loss
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import sympy
-import torch
+
+if TYPE_CHECKING:
+    import torch
 
 __all__ = [
     "HIDDEN_SIZE",
@@ -24,32 +31,31 @@ __all__ = [
     "PARAMETER_NAMES",
     "SEQUENCE",
     "exact",
+    "floats",
     "inputs",
     "make_rnn",
     "tensors",
 ]
 
-Numbers = tuple[str, ...] | tuple[tuple[str, ...], ...]
-
 #: Parameters of ``nn.RNN`` layer 0 in PyTorch's orientation, and the initial state.
-_PARAMETERS: dict[str, Numbers] = {
+_PARAMETERS: dict[str, tuple] = {
     "weight_ih_l0": (("0.4", "-0.2"), ("0.1", "0.3")),  # (H, H_in)
     "weight_hh_l0": (("0.5", "0.15"), ("-0.25", "0.4")),  # (H, H)
     "bias_ih_l0": ("0.05", "-0.10"),  # (H,)
     "bias_hh_l0": ("-0.02", "0.03"),  # (H,)
-    "h_0": ("0.10", "-0.20"),  # (H,); as nn.RNN's h_0 it is (num_layers*D, N, H) = (1, 1, 2)
+    "h_0": ((("0.10", "-0.20"),),),  # (num_layers * D, N, H) = (1, 1, 2), as nn.RNN takes it
 }
 #: The three input tokens, as vectors of size ``input_size``.
 _TOKENS: dict[str, tuple[str, ...]] = {"A": ("1", "0"), "B": ("0", "1"), "C": ("1", "1")}
-#: One target per time step, shape (L, H); artificial: the loss only exercises BPTT.
-_TARGETS: Numbers = (("0.2", "-0.1"), ("-0.2", "0.3"), ("0.1", "0.2"))
+#: One target per time step, shape (N, L, H) = (1, 3, 2); artificial: the loss only exercises BPTT.
+_TARGETS = ((("0.2", "-0.1"), ("-0.2", "0.3"), ("0.1", "0.2")),)
 
 #: The order the network reads the tokens in.
 SEQUENCE = "ABC"
 INPUT_SIZE = 2
 HIDDEN_SIZE = 2
 #: The five quantities BPTT differentiates with respect to, by PyTorch's names.
-PARAMETER_NAMES = ("weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0", "h_0")
+PARAMETER_NAMES = tuple(_PARAMETERS)
 
 
 def _check_order(order: str) -> str:
@@ -63,17 +69,52 @@ def _check_order(order: str) -> str:
     return order
 
 
-def _raw(order: str) -> dict[str, Numbers]:
+def _raw(order: str) -> dict[str, tuple]:
     order = _check_order(order)
     return {
         **_PARAMETERS,
-        "inputs": tuple(_TOKENS[token] for token in order),  # (L, H_in)
-        "targets": _TARGETS,
+        "inputs": (tuple(_TOKENS[token] for token in order),),  # (N, L, H_in) = (1, L, 2)
+        "targets": _TARGETS,  # (1, 3, H)
     }
 
 
+def _convert(value, leaf):
+    """The nested tuple of decimal strings ``value`` as nested lists of ``leaf(string)``."""
+    return leaf(value) if isinstance(value, str) else [_convert(v, leaf) for v in value]
+
+
+def floats(order: str = SEQUENCE) -> dict[str, list]:
+    """The hand-set numbers as plain Python floats, nested lists in :func:`tensors`' layout.
+
+    No torch is imported: this is what the torch-free witness reads.
+
+    Parameters
+    ----------
+    order : str, default ``"ABC"``
+        Token names in reading order; each of A, B, C may appear.
+
+    Returns
+    -------
+    dict of str to list
+        The keys and nesting of :func:`tensors`; each float is the correctly rounded value
+        of its decimal.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``order`` is not a non-empty string over A, B, C.
+
+    Examples
+    --------
+    >>> from rnndoc.handset import floats
+    >>> floats()["h_0"], floats("CA")["inputs"]
+    ([[[0.1, -0.2]]], [[[1.0, 1.0], [1.0, 0.0]]])
+    """
+    return {name: _convert(value, float) for name, value in _raw(order).items()}
+
+
 def exact(order: str = SEQUENCE) -> dict[str, sympy.Matrix]:
-    """The hand-set numbers as exact rationals.
+    """The hand-set numbers as exact rationals, in sympy's two-dimensional layout.
 
     Parameters
     ----------
@@ -86,7 +127,8 @@ def exact(order: str = SEQUENCE) -> dict[str, sympy.Matrix]:
         ``weight_ih_l0`` (H, H_in), ``weight_hh_l0`` (H, H), and column vectors
         ``bias_ih_l0``, ``bias_hh_l0``, ``h_0`` (H, 1); ``inputs`` (L, H_in) with one
         row per step, L = ``len(order)``; ``targets`` (3, H), one row per step of the
-        hand-set three-step sequence whatever ``order`` is. Entries are ``sympy.Rational``.
+        hand-set three-step sequence whatever ``order`` is (the batch axis of one
+        sequence is dropped). Entries are ``sympy.Rational``.
 
     Raises
     ------
@@ -103,31 +145,38 @@ def exact(order: str = SEQUENCE) -> dict[str, sympy.Matrix]:
     >>> exact()["h_0"].T, exact()["inputs"].shape
     (Matrix([[1/10, -1/5]]), (3, 2))
     """
-    return {name: sympy.Matrix(_rationals(value)) for name, value in _raw(order).items()}
+    values = {name: _convert(value, sympy.Rational) for name, value in _raw(order).items()}
+    values["h_0"] = values["h_0"][0][0]  # (H,): one layer, one sequence
+    values["inputs"], values["targets"] = values["inputs"][0], values["targets"][0]  # (L, .)
+    return {name: sympy.Matrix(value) for name, value in values.items()}
 
 
-def _rationals(value: Numbers) -> list:
-    if isinstance(value[0], str):
-        return [sympy.Rational(v) for v in value]
-    return [[sympy.Rational(v) for v in row] for row in value]
+def _check_dtype(dtype: object) -> torch.dtype:
+    import torch  # noqa: PLC0415 (the module stays importable without torch)
+
+    dtype = torch.float64 if dtype is None else dtype
+    if not isinstance(dtype, torch.dtype) or not dtype.is_floating_point:
+        raise TypeError(f"dtype must be a floating torch.dtype, got {dtype!r}")
+    return dtype
 
 
-def tensors(order: str = SEQUENCE, dtype: torch.dtype = torch.float64) -> dict[str, torch.Tensor]:
+def tensors(order: str = SEQUENCE, dtype: torch.dtype | None = None) -> dict[str, torch.Tensor]:
     """The hand-set numbers as tensors, each the correctly rounded float of its decimal.
 
     Parameters
     ----------
     order : str, default ``"ABC"``
         Token names in reading order.
-    dtype : torch.dtype, default ``torch.float64``
-        A floating dtype.
+    dtype : torch.dtype, optional
+        A floating dtype; default ``torch.float64``.
 
     Returns
     -------
     dict of str to Tensor
         ``weight_ih_l0`` (H, H_in), ``weight_hh_l0`` (H, H), ``bias_ih_l0``,
-        ``bias_hh_l0``, ``h_0`` (H,), ``inputs`` (L, H_in) with L = ``len(order)``,
-        ``targets`` (3, H) whatever ``order`` is.
+        ``bias_hh_l0`` (H,), ``h_0`` (num_layers * D, N, H) = (1, 1, H), ``inputs``
+        (N, L, H_in) = (1, L, H_in) with L = ``len(order)``, ``targets`` (1, 3, H)
+        whatever ``order`` is: ``nn.RNN``'s layout with ``batch_first=True``.
 
     Raises
     ------
@@ -141,28 +190,24 @@ def tensors(order: str = SEQUENCE, dtype: torch.dtype = torch.float64) -> dict[s
     >>> t["weight_ih_l0"]
     tensor([[ 0.4000, -0.2000],
             [ 0.1000,  0.3000]], dtype=torch.float64)
-    >>> t["inputs"].shape, t["targets"].shape
-    (torch.Size([3, 2]), torch.Size([3, 2]))
+    >>> t["inputs"].shape, t["h_0"].shape, t["targets"].shape
+    (torch.Size([1, 3, 2]), torch.Size([1, 1, 2]), torch.Size([1, 3, 2]))
     """
-    if not isinstance(dtype, torch.dtype) or not dtype.is_floating_point:
-        raise TypeError(f"dtype must be a floating torch.dtype, got {dtype!r}")
-    return {name: torch.tensor(_floats(value), dtype=dtype) for name, value in _raw(order).items()}
+    import torch  # noqa: PLC0415
+
+    dtype = _check_dtype(dtype)
+    return {name: torch.tensor(value, dtype=dtype) for name, value in floats(order).items()}
 
 
-def _floats(value: Numbers) -> list:
-    if isinstance(value[0], str):
-        return [float(v) for v in value]
-    return [[float(v) for v in row] for row in value]
-
-
-def inputs(order: str = SEQUENCE, dtype: torch.dtype = torch.float64) -> torch.Tensor:
+def inputs(order: str = SEQUENCE, dtype: torch.dtype | None = None) -> torch.Tensor:
     """The token sequence as ``nn.RNN`` input with ``batch_first=True``.
 
     Parameters
     ----------
     order : str, default ``"ABC"``
         Token names in reading order.
-    dtype : torch.dtype, default ``torch.float64``
+    dtype : torch.dtype, optional
+        Default ``torch.float64``.
 
     Returns
     -------
@@ -182,23 +227,25 @@ def inputs(order: str = SEQUENCE, dtype: torch.dtype = torch.float64) -> torch.T
              [1., 0.],
              [0., 1.]]], dtype=torch.float64)
     """
-    return tensors(order, dtype)["inputs"].unsqueeze(0)  # (1, L, H_in)
+    return tensors(order, dtype)["inputs"]
 
 
-def make_rnn(dtype: torch.dtype = torch.float64) -> torch.nn.RNN:
+def make_rnn(dtype: torch.dtype | None = None) -> tuple[torch.nn.RNN, torch.Tensor]:
     """A ``torch.nn.RNN`` (tanh, one layer, ``batch_first=True``) holding the hand-set weights.
 
     Parameters
     ----------
-    dtype : torch.dtype, default ``torch.float64``
+    dtype : torch.dtype, optional
+        Default ``torch.float64``.
 
     Returns
     -------
-    torch.nn.RNN
+    rnn : torch.nn.RNN
         ``input_size=2, hidden_size=2``; parameters ``weight_ih_l0`` (2, 2),
         ``weight_hh_l0`` (2, 2), ``bias_ih_l0`` (2,), ``bias_hh_l0`` (2,) copied from
-        :func:`tensors`. Its ``h_0`` is not a parameter: pass
-        ``tensors()["h_0"].view(1, 1, 2)``.
+        :func:`tensors`.
+    h_0 : Tensor, shape (num_layers * D, N, H) = (1, 1, 2)
+        The initial state, ready to pass beside :func:`inputs`.
 
     Raises
     ------
@@ -207,19 +254,26 @@ def make_rnn(dtype: torch.dtype = torch.float64) -> torch.nn.RNN:
 
     Examples
     --------
-    >>> from rnndoc.handset import inputs, make_rnn, tensors
-    >>> rnn = make_rnn()
-    >>> output, h_n = rnn(inputs(), tensors()["h_0"].view(1, 1, 2))
+    >>> from rnndoc.handset import inputs, make_rnn
+    >>> rnn, h_0 = make_rnn()
+    >>> output, h_n = rnn(inputs(), h_0)
     >>> output.shape, h_n.shape
     (torch.Size([1, 3, 2]), torch.Size([1, 1, 2]))
     >>> round(h_n[0, 0, 0].item(), 12)
     0.25336085289
     """
+    import torch  # noqa: PLC0415
+
     values = tensors(dtype=dtype)
     rnn = torch.nn.RNN(
-        INPUT_SIZE, HIDDEN_SIZE, num_layers=1, nonlinearity="tanh", batch_first=True, dtype=dtype
+        INPUT_SIZE,
+        HIDDEN_SIZE,
+        num_layers=1,
+        nonlinearity="tanh",
+        batch_first=True,
+        dtype=values["h_0"].dtype,
     )
     with torch.no_grad():
         for name, parameter in rnn.named_parameters():
             parameter.copy_(values[name])
-    return rnn
+    return rnn, values["h_0"]

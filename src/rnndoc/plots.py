@@ -311,7 +311,7 @@ def plot_gradient_norms(
     ----------
     curves : dict of str to sequence of float
         A label and the norms at distances 0, 1, 2, ... (as from
-        :func:`rnndoc.gradients.state_gradient_norms`).
+        :func:`rnndoc.vanishing.state_gradient_norms`).
     bounds : dict of str to float, optional
         A curve's label and its :math:`\sigma_{\max}`: the bound :math:`\sigma_{\max}^{T-t}` is
         drawn dashed, in that curve's colour.

@@ -1,7 +1,9 @@
 r"""A plain-Python forward pass of the Elman RNN: lists and ``math.tanh``, no torch.
 
 This is the book's first, independent witness: it shares no code with PyTorch, so when
-it agrees with ``torch.nn.RNN`` both are right about the equation below.
+it agrees with ``torch.nn.RNN`` both are right about the equation below. It reads the
+hand-set numbers as plain floats (:func:`rnndoc.handset.floats`): nothing on its path
+imports torch.
 """
 
 from __future__ import annotations
@@ -9,7 +11,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-__all__ = ["rnn_forward"]
+from . import handset
+
+__all__ = ["handset_forward", "rnn_forward"]
 
 Vector = Sequence[float]
 Matrix = Sequence[Sequence[float]]
@@ -105,3 +109,33 @@ def rnn_forward(
         preactivations.append(a)
         hidden.append(h)
     return preactivations, hidden
+
+
+def handset_forward(order: str = handset.SEQUENCE) -> tuple[list[list[float]], list[list[float]]]:
+    """:func:`rnn_forward` on the hand-set network and one sequence, torch-free.
+
+    Parameters
+    ----------
+    order : str, default ``"ABC"``
+        Token names in reading order.
+
+    Returns
+    -------
+    preactivations, hidden : list of list of float, shape (L, H)
+        As :func:`rnn_forward`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``order`` is not a non-empty string over A, B, C.
+
+    Examples
+    --------
+    >>> from rnndoc.reference import handset_forward
+    >>> _, hidden = handset_forward()
+    >>> round(hidden[-1][0], 12)
+    0.25336085289
+    """
+    v = handset.floats(order)
+    (sequence,), (((*h_0,),),) = v["inputs"], v["h_0"]  # one sequence, one layer: (L, H_in), (H,)
+    return rnn_forward(sequence, h_0, v["weight_ih_l0"], v["weight_hh_l0"], v["bias_ih_l0"], v["bias_hh_l0"])

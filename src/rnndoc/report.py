@@ -1,8 +1,8 @@
 """The machine-readable mechanics report: every hand-set result as JSON-ready data.
 
-:func:`mechanics_report` gathers the forward pass, the loss, the five gradients by four
-witnesses, the order and chunking experiments, and the environment; ``python -m rnndoc
-mechanics`` prints it.
+:func:`mechanics_report` runs the witnesses (:mod:`rnndoc.witnesses`) and the experiments
+(:mod:`rnndoc.experiments`), takes the checks from :mod:`rnndoc.verdict`, and adds the
+environment; ``python -m rnndoc mechanics`` prints it. It compares nothing itself.
 """
 
 from __future__ import annotations
@@ -12,28 +12,13 @@ import platform
 import sympy
 import torch
 
-from . import __version__, handset
-from .bptt import gradient_split, hidden_state_loss
-from .checks import EXACT_ATOL, FINITE_DIFF_ATOL, FINITE_DIFF_EPS, FORWARD_ATOL, max_abs_difference
-from .mechanics import (
-    autograd_gradients,
-    bptt_handset_gradients,
-    chunked_forward,
-    exact_loss,
-    finite_difference_gradients,
-    forward,
-    order_sensitivity,
-    sympy_gradients,
-)
+from . import __version__, experiments, handset, witnesses
+from .bptt import gradient_split
+from .finite_differences import FINITE_DIFF_EPS, finite_difference_gradients
+from .verdict import handset_gaps, judge
+from .witnesses import GRADIENT_WITNESSES
 
-__all__ = ["WITNESSES", "mechanics_report"]
-
-#: The three witnesses compared with sympy, and the tolerance each must meet.
-WITNESSES = {"bptt": EXACT_ATOL, "autograd": EXACT_ATOL, "finite_difference": FINITE_DIFF_ATOL}
-
-
-def _flat_max(per_name: dict[str, dict[str, torch.Tensor]], witness: str) -> float:
-    return max(max_abs_difference(g[witness], g["sympy"]) for g in per_name.values())
+__all__ = ["mechanics_report"]
 
 
 def mechanics_report(eps: float = FINITE_DIFF_EPS) -> dict:
@@ -69,36 +54,20 @@ def mechanics_report(eps: float = FINITE_DIFF_EPS) -> dict:
     True
     """
     values = handset.tensors()
-    fwd = forward()
-    order = order_sensitivity("CAB")
-    chunks = chunked_forward(2)
-    witnesses = {
-        "sympy": sympy_gradients(),
-        "bptt": bptt_handset_gradients(),
-        "autograd": autograd_gradients(),
-        "finite_difference": finite_difference_gradients(eps),
+    fwd = witnesses.forward()
+    order = experiments.order_sensitivity("CAB")
+    chunks = experiments.chunked_forward(2)
+    by_witness = {
+        name: finite_difference_gradients(eps) if name == "finite_difference" else witness()  # eps as asked
+        for name, witness in GRADIENT_WITNESSES.items()
     }
     gradients = {
-        name: {witness: grads[name] for witness, grads in witnesses.items()}
+        name: {witness: grads[name] for witness, grads in by_witness.items()}
         for name in handset.PARAMETER_NAMES
     }
-    split = gradient_split(
-        *(values[k] for k in ("inputs", "targets", "h_0")),
-        *(values[k] for k in ("weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0")),
-    )  # (use s, loss t, H, H)
-    checks = {}
-    for witness, atol in WITNESSES.items():
-        gap = _flat_max(gradients, witness)
-        checks[witness] = {"max_abs_difference_to_sympy": gap, "atol": atol, "passed": gap <= atol}
-    loss_exact = float(exact_loss())
-    loss_gap = max_abs_difference(hidden_state_loss(fwd.output[0], values["targets"]), loss_exact)
-    split_gap = max_abs_difference(split.sum((0, 1)), gradients["weight_hh_l0"]["sympy"])  # (H, H)
-    for name, gap, atol in (
-        ("forward", fwd.max_abs_error, FORWARD_ATOL),
-        ("loss", loss_gap, EXACT_ATOL),
-        ("weight_hh_split", split_gap, EXACT_ATOL),
-    ):
-        checks[name] = {"max_abs_difference": gap, "atol": atol, "passed": gap <= atol}
+    split = gradient_split(values)  # (use s, loss t, H, H)
+    loss_exact = witnesses.exact_loss()
+    checks = judge(handset_gaps(by_witness, fwd, loss_exact, split))
     return {
         "scope": "Hand-set two-unit tanh RNN (float64, CPU): forward, loss, BPTT gradients by four witnesses.",
         "environment": {
@@ -111,26 +80,26 @@ def mechanics_report(eps: float = FINITE_DIFF_EPS) -> dict:
         },
         "setup": {
             "parameters": {name: values[name].tolist() for name in handset.PARAMETER_NAMES if name != "h_0"},
-            "h_0": values["h_0"].view(1, 1, -1).tolist(),
+            "h_0": values["h_0"].tolist(),
             "sequence": handset.SEQUENCE,
-            "inputs": values["inputs"].tolist(),
-            "targets": values["targets"].tolist(),
+            "inputs": values["inputs"][0].tolist(),  # the one sequence: (L, H_in)
+            "targets": values["targets"][0].tolist(),  # (L, H)
             "batch_first": True,
             "shapes": {
-                "input": list(handset.inputs().shape),
+                "input": list(values["inputs"].shape),
                 "output": list(fwd.output.shape),
-                "h_0": list(values["h_0"].view(1, 1, -1).shape),
+                "h_0": list(values["h_0"].shape),
                 "h_n": list(fwd.h_n.shape),
             },
             "finite_difference_eps": eps,
         },
-        "loss": loss_exact,
+        "loss": float(loss_exact),
         "forward": {
             "preactivations": fwd.preactivations,
             "hidden": fwd.hidden,
             "hidden_torch": fwd.output[0].tolist(),
             "h_n": fwd.h_n.tolist(),
-            "max_abs_error": fwd.max_abs_error,
+            "max_abs_error": checks["forward"]["max_abs_difference"],
         },
         "gradients": {
             name: {witness: value.tolist() for witness, value in per.items()}

@@ -9,6 +9,8 @@ chunk's loss stops at the chunk's first step. In the δ recursion this drops the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import torch
 
 from ._validate import check_tensor
@@ -18,12 +20,7 @@ __all__ = ["chunked_autograd_gradients"]
 
 
 def chunked_autograd_gradients(
-    rnn: torch.nn.RNN,
-    inputs: torch.Tensor,
-    targets: torch.Tensor,
-    h_0: torch.Tensor,
-    truncation: int,
-    detach=True,
+    rnn: torch.nn.RNN, values: Mapping[str, torch.Tensor], truncation: int, detach: bool = True
 ) -> dict[str, torch.Tensor]:
     r"""Gradients of the hidden-state loss by truncated BPTT through a real ``nn.RNN``.
 
@@ -35,9 +32,9 @@ def chunked_autograd_gradients(
     ----------
     rnn : nn.RNN
         One layer, ``batch_first=True`` (as :func:`rnndoc.handset.make_rnn` makes it).
-    inputs : Tensor, shape (L, H_in)
-    targets : Tensor, shape (L, H)
-    h_0 : Tensor, shape (H,)
+    values : mapping of str to Tensor
+        ``inputs`` (N, L, H_in), ``targets`` (N, L, H) and ``h_0`` (1, N, H), as
+        :func:`rnndoc.handset.tensors` gives them; other keys are ignored.
     truncation : int
         Chunk length k, at least 1.
     detach : bool, default True
@@ -47,8 +44,8 @@ def chunked_autograd_gradients(
     Returns
     -------
     dict of str to Tensor
-        ``weight_ih_l0`` (H, H_in), ``weight_hh_l0`` (H, H), ``bias_ih_l0``, ``bias_hh_l0`` and
-        ``h_0`` (H,); the module's own gradients are left zeroed.
+        ``weight_ih_l0`` (H, H_in), ``weight_hh_l0`` (H, H), ``bias_ih_l0``, ``bias_hh_l0`` (H,)
+        and ``h_0`` (1, N, H); the module's own gradients are left zeroed.
 
     Raises
     ------
@@ -66,23 +63,28 @@ def chunked_autograd_gradients(
     --------
     >>> from rnndoc.handset import make_rnn, tensors
     >>> from rnndoc.truncated import chunked_autograd_gradients
-    >>> t = tensors()
-    >>> g = chunked_autograd_gradients(make_rnn(), t["inputs"], t["targets"], t["h_0"], truncation=2)
-    >>> g["weight_hh_l0"].shape
-    torch.Size([2, 2])
+    >>> rnn, _ = make_rnn()
+    >>> g = chunked_autograd_gradients(rnn, tensors(), truncation=2)
+    >>> g["weight_hh_l0"].shape, g["h_0"].shape
+    (torch.Size([2, 2]), torch.Size([1, 1, 2]))
     """
-    if isinstance(truncation, bool) or not isinstance(truncation, int) or truncation < 1:
-        raise ValueError(f"truncation must be a positive int, got {truncation!r}")
-    check_tensor("inputs", inputs, (None, rnn.input_size), "(L, H_in)")
-    check_tensor("targets", targets, (inputs.shape[0], rnn.hidden_size), "(L, H)")
-    check_tensor("h_0", h_0, (rnn.hidden_size,), "(H,)")
+    if isinstance(truncation, bool) or not isinstance(truncation, int):
+        raise TypeError(f"truncation must be an int, got {type(truncation).__name__}")
+    if truncation < 1:
+        raise ValueError(f"truncation must be at least 1 step, got {truncation}")
+    if not isinstance(values, Mapping):
+        raise TypeError(f"values must be a mapping of names to tensors, got {type(values).__name__}")
+    inputs = check_tensor("inputs", values.get("inputs"), (None, None, rnn.input_size), "(N, L, H_in)")
+    batch, length, _ = inputs.shape
+    targets = check_tensor("targets", values.get("targets"), (batch, length, rnn.hidden_size), "(N, L, H)")
+    h_0 = check_tensor("h_0", values.get("h_0"), (1, batch, rnn.hidden_size), "(1, N, H)")
     rnn.zero_grad()
-    start = h_0.detach().clone().requires_grad_()  # (H,)
-    state = start.view(1, 1, -1)  # (1, 1, H): nn.RNN's h_0 layout
-    for begin in range(0, inputs.shape[0], truncation):
+    start = h_0.detach().clone().requires_grad_()  # (1, N, H)
+    state = start
+    for begin in range(0, length, truncation):
         chunk = slice(begin, begin + truncation)
-        output, state = rnn(inputs[chunk].unsqueeze(0), state)  # (1, k, H), (1, 1, H)
-        hidden_state_loss(output[0], targets[chunk]).backward()
+        output, state = rnn(inputs[:, chunk], state)  # (N, k, H), (1, N, H)
+        hidden_state_loss(output, targets[:, chunk]).backward()
         if detach:
             state = state.detach()  # carry the value, cut the graph
     grads = {name: p.grad.detach().clone() for name, p in rnn.named_parameters()}

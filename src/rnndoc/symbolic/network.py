@@ -13,16 +13,10 @@ from dataclasses import dataclass
 
 import sympy
 
-__all__ = ["Unrolled", "symbolic_parameters", "symbolic_sequence", "unroll"]
+from ..handset import PARAMETER_NAMES
+from .symbols import symbol_matrix
 
-#: Parameter names in PyTorch's spelling, with the LaTeX stem of their symbols.
-_STEMS = {
-    "weight_ih_l0": "W^{ih}",
-    "weight_hh_l0": "W^{hh}",
-    "bias_ih_l0": "b^{ih}",
-    "bias_hh_l0": "b^{hh}",
-    "h_0": "h_{0}",
-}
+__all__ = ["Unrolled", "symbolic_parameters", "symbolic_sequence", "unroll"]
 
 
 def symbolic_parameters(input_size: int = 2, hidden_size: int = 2) -> dict[str, sympy.Matrix]:
@@ -60,24 +54,13 @@ def symbolic_parameters(input_size: int = 2, hidden_size: int = 2) -> dict[str, 
     """
     _check_size("input_size", input_size)
     _check_size("hidden_size", hidden_size)
-    shapes = {
-        "weight_ih_l0": (hidden_size, input_size),
-        "weight_hh_l0": (hidden_size, hidden_size),
-        "bias_ih_l0": (hidden_size, 1),
-        "bias_hh_l0": (hidden_size, 1),
-        "h_0": (hidden_size, 1),
+    return {
+        "weight_ih_l0": symbol_matrix("W^{ih}", (hidden_size, input_size)),
+        "weight_hh_l0": symbol_matrix("W^{hh}", (hidden_size, hidden_size)),
+        "bias_ih_l0": symbol_matrix("b^{ih}", (hidden_size,)),
+        "bias_hh_l0": symbol_matrix("b^{hh}", (hidden_size,)),
+        "h_0": symbol_matrix("h", (hidden_size,), prefix="0"),
     }
-    out = {}
-    for name, (rows, cols) in shapes.items():
-        stem = _STEMS[name]
-        if name.startswith("weight"):
-            names = [[f"{stem}_{{{i},{j}}}" for j in range(cols)] for i in range(rows)]
-        elif name == "h_0":
-            names = [[f"h_{{0,{i}}}"] for i in range(rows)]
-        else:
-            names = [[f"{stem}_{{{i}}}"] for i in range(rows)]
-        out[name] = sympy.Matrix([[sympy.Symbol(n, real=True) for n in row] for row in names])
-    return out
 
 
 def symbolic_sequence(
@@ -113,8 +96,8 @@ def symbolic_sequence(
     """
     for name, value in (("length", length), ("input_size", input_size), ("hidden_size", hidden_size)):
         _check_size(name, value)
-    inputs = sympy.Matrix(length, input_size, lambda t, k: sympy.Symbol(f"x_{{{t + 1},{k}}}", real=True))
-    targets = sympy.Matrix(length, hidden_size, lambda t, k: sympy.Symbol(f"y_{{{t + 1},{k}}}", real=True))
+    inputs = symbol_matrix("x", (length, input_size), start=1)  # row t - 1 holds x_t
+    targets = symbol_matrix("y", (length, hidden_size), start=1)
     return inputs, targets
 
 
@@ -174,8 +157,8 @@ class Unrolled:
 
 def unroll(
     parameters: Mapping[str, sympy.Matrix],
-    inputs: sympy.Matrix | Sequence[Sequence[object]],
-    targets: sympy.Matrix | Sequence[Sequence[object]],
+    inputs: sympy.Matrix | Sequence[Sequence[object]] | None = None,
+    targets: sympy.Matrix | Sequence[Sequence[object]] | None = None,
 ) -> Unrolled:
     r"""Unroll the tanh RNN over a sequence and write its loss as one expression.
 
@@ -192,11 +175,12 @@ def unroll(
     parameters : mapping of str to sympy.Matrix
         ``weight_ih_l0`` (H, H_in), ``weight_hh_l0`` (H, H), ``bias_ih_l0``,
         ``bias_hh_l0``, ``h_0`` (H, 1): symbols (:func:`symbolic_parameters`) or exact
-        numbers (:func:`rnndoc.handset.exact`).
-    inputs : sympy.Matrix or nested sequence, shape (T, H_in)
-        One row per time step.
-    targets : sympy.Matrix or nested sequence, shape (at least T, H)
-        Row ``t - 1`` is the target of :math:`h_t`; extra rows are ignored.
+        numbers (:func:`rnndoc.handset.exact`, whose mapping also holds the sequence).
+    inputs : sympy.Matrix or nested sequence, shape (T, H_in), optional
+        One row per time step; default ``parameters["inputs"]``.
+    targets : sympy.Matrix or nested sequence, shape (at least T, H), optional
+        Row ``t - 1`` is the target of :math:`h_t`; extra rows are ignored; default
+        ``parameters["targets"]``.
 
     Returns
     -------
@@ -225,12 +209,15 @@ def unroll(
     W^{hh}_{0,0}*h_{0,0} + W^{ih}_{0,0} + b^{hh}_{0} + b^{ih}_{0}
     >>> net.loss
     tanh(W^{hh}_{0,0}*h_{0,0} + W^{ih}_{0,0} + b^{hh}_{0} + b^{ih}_{0})**2/2
+    >>> from rnndoc.handset import exact
+    >>> unroll(exact()).length  # the hand-set mapping passes straight in
+    3
     """
     if not isinstance(parameters, Mapping):
         raise TypeError(
             f"parameters must be a mapping of names to sympy matrices, got {type(parameters).__name__}"
         )
-    missing = [name for name in _STEMS if name not in parameters]
+    missing = [name for name in PARAMETER_NAMES if name not in parameters]
     if missing:
         raise ValueError(f"parameters is missing {', '.join(missing)}")
     weight_ih = _matrix("parameters['weight_ih_l0']", parameters["weight_ih_l0"])
@@ -248,8 +235,11 @@ def unroll(
         params[name] = _matrix(f"parameters[{name!r}]", parameters[name])
         if params[name].shape != shape:
             raise ValueError(f"parameters[{name!r}] must have shape {shape}, got {params[name].shape}")
-    x = _matrix("inputs", inputs)  # (T, H_in)
-    y = _matrix("targets", targets)  # (>= T, H)
+    for name, value in (("inputs", inputs), ("targets", targets)):
+        if value is None and name not in parameters:
+            raise ValueError(f"{name} must be given, or held by parameters[{name!r}]")
+    x = _matrix("inputs", parameters["inputs"] if inputs is None else inputs)  # (T, H_in)
+    y = _matrix("targets", parameters["targets"] if targets is None else targets)  # (>= T, H)
     if x.shape[1] != input_size:
         raise ValueError(f"inputs must have shape (T, {input_size}), got {x.shape}")
     if y.shape[1] != hidden_size or y.shape[0] < x.shape[0]:

@@ -1,16 +1,18 @@
-"""The comparison helpers: the tolerance policy and central differences."""
+"""The verdict (tolerance table, comparisons) and the central differences of the witnesses."""
 
 import math
 
 import pytest
 import torch
 
-from rnndoc.checks import (
+from rnndoc.finite_differences import central_difference
+from rnndoc.verdict import (
     EXACT_ATOL,
     FINITE_DIFF_ATOL,
     FLOAT64_ATOL,
+    TOLERANCES,
     assert_close,
-    central_difference,
+    judge,
     max_abs_difference,
 )
 
@@ -55,3 +57,15 @@ def test_central_difference_rejects_bad_eps(eps):
 def test_central_difference_rejects_integer_point():
     with pytest.raises(TypeError, match=r"point must be a floating torch\.Tensor"):
         central_difference(lambda v: v.sum(), torch.zeros(1, dtype=torch.int64))
+
+
+def test_judge_reads_the_one_table():
+    checks = judge({"bptt": 2e-13, "forward": 1e-15})
+    assert checks["bptt"] == {
+        "max_abs_difference_to_sympy": 2e-13,
+        "atol": TOLERANCES["bptt"],
+        "passed": False,
+    }
+    assert checks["forward"]["passed"]
+    with pytest.raises(ValueError, match="gaps has checks without a tolerance: nope"):
+        judge({"nope": 0.0})

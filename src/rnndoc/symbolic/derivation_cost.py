@@ -12,7 +12,7 @@ import time
 
 import sympy
 
-from .derivation import bptt, direct_gradients
+from .gradients import bptt, direct_gradients
 from .network import symbolic_parameters, symbolic_sequence, unroll
 
 __all__ = ["derivation_costs"]
@@ -68,7 +68,7 @@ def derivation_costs(
 
     Examples
     --------
-    >>> from rnndoc.symbolic.cost import derivation_costs
+    >>> from rnndoc.symbolic.derivation_cost import derivation_costs
     >>> [point["size_cse"] for point in derivation_costs(1, "recursion", budget_seconds=60, max_length=3)]
     [16, 36, 56]
     """

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import sympy
 
+from .evaluation import evaluate
+from .symbols import symbol_matrix
+
 __all__ = ["gru_step", "handset_point", "lstm_bptt", "lstm_step", "step_symbols"]
-
-
-def _matrix(name: str, rows: int, cols: int) -> sympy.Matrix:
-    return sympy.Matrix(rows, cols, lambda i, j: sympy.Symbol(f"{name}_{{{i},{j}}}", real=True))
 
 
 def step_symbols(kind: str, input_size: int = 2, hidden_size: int = 2) -> dict[str, sympy.Matrix]:
@@ -38,7 +37,7 @@ def step_symbols(kind: str, input_size: int = 2, hidden_size: int = 2) -> dict[s
 
     Examples
     --------
-    >>> from rnndoc.symbolic.cells import step_symbols
+    >>> from rnndoc.symbolic.gated import step_symbols
     >>> step_symbols("GRU")["weight_hh"].shape
     (6, 2)
     """
@@ -47,15 +46,15 @@ def step_symbols(kind: str, input_size: int = 2, hidden_size: int = 2) -> dict[s
         raise ValueError(f"kind must be 'LSTM' or 'GRU', got {kind!r}")
     rows = gates * hidden_size
     out = {
-        "weight_ih": _matrix("W^{ih}", rows, input_size),
-        "weight_hh": _matrix("W^{hh}", rows, hidden_size),
-        "bias_ih": _matrix("b^{ih}", rows, 1),
-        "bias_hh": _matrix("b^{hh}", rows, 1),
-        "x": _matrix("x", input_size, 1),
-        "h": _matrix("h", hidden_size, 1),
+        "weight_ih": symbol_matrix("W^{ih}", (rows, input_size)),
+        "weight_hh": symbol_matrix("W^{hh}", (rows, hidden_size)),
+        "bias_ih": symbol_matrix("b^{ih}", (rows, 1)),
+        "bias_hh": symbol_matrix("b^{hh}", (rows, 1)),
+        "x": symbol_matrix("x", (input_size, 1)),
+        "h": symbol_matrix("h", (hidden_size, 1)),
     }
     if kind == "LSTM":
-        out["c"] = _matrix("c", hidden_size, 1)
+        out["c"] = symbol_matrix("c", (hidden_size, 1))
     return out
 
 
@@ -79,7 +78,7 @@ def lstm_step(s: dict[str, sympy.Matrix]) -> tuple[sympy.Matrix, sympy.Matrix, d
 
     Examples
     --------
-    >>> from rnndoc.symbolic.cells import lstm_step, step_symbols
+    >>> from rnndoc.symbolic.gated import lstm_step, step_symbols
     >>> s = step_symbols("LSTM", 1, 1)
     >>> h, c, gates = lstm_step(s)
     >>> (c.jacobian(s["c"]) - gates["f"]).applyfunc(sympy.simplify)
@@ -109,7 +108,7 @@ def gru_step(s: dict[str, sympy.Matrix]) -> sympy.Matrix:
 
     Examples
     --------
-    >>> from rnndoc.symbolic.cells import gru_step, step_symbols
+    >>> from rnndoc.symbolic.gated import gru_step, step_symbols
     >>> gru_step(step_symbols("GRU", 1, 1)).shape
     (1, 1)
     """
@@ -139,7 +138,7 @@ def handset_point(symbols: dict[str, sympy.Matrix]) -> dict[sympy.Symbol, sympy.
 
     Examples
     --------
-    >>> from rnndoc.symbolic.cells import handset_point, step_symbols
+    >>> from rnndoc.symbolic.gated import handset_point, step_symbols
     >>> sorted(set(handset_point(step_symbols("GRU", 1, 1)).values()))[:3]
     [-1/2, -2/5, -1/5]
     """
@@ -148,11 +147,6 @@ def handset_point(symbols: dict[str, sympy.Matrix]) -> dict[sympy.Symbol, sympy.
         for k, symbol in enumerate(symbols[name]):
             point[symbol] = sympy.Rational((7 * k + 3 * offset) % 11 - 5, 10)
     return point
-
-
-def _at(expression, values: dict, digits: int):
-    """Evaluate with the values substituted as ``digits``-digit Floats first (fast, exact enough)."""
-    return expression.xreplace({k: sympy.Float(v, digits) for k, v in values.items()}).evalf(digits)
 
 
 def lstm_bptt(
@@ -205,7 +199,7 @@ def lstm_bptt(
     Examples
     --------
     >>> import sympy
-    >>> from rnndoc.symbolic.cells import handset_point, lstm_bptt, step_symbols
+    >>> from rnndoc.symbolic.gated import handset_point, lstm_bptt, step_symbols
     >>> s = step_symbols("LSTM", 1, 1)
     >>> grad = lstm_bptt(s, handset_point(s), [sympy.Matrix([1])], [sympy.Matrix([0])],
     ...                  sympy.Matrix([sympy.Rational(1, 2)]), sympy.Matrix([0]), digits=20)
@@ -232,12 +226,12 @@ def lstm_bptt(
     states = [(sympy.Matrix(h_0), sympy.Matrix(c_0))]
     for t in range(1, len(inputs) + 1):  # forward
         values = at_step(t)
-        states.append((_at(h, values, digits), _at(c, values, digits)))
+        states.append((evaluate(h, digits, values), evaluate(c, digits, values)))
     g = sympy.zeros(2 * size, 1)
     grad = sympy.zeros(1, jacobian_weight.shape[1])
     for t in range(len(inputs), 0, -1):  # backward: g_t gets this step's own loss term
         g = g + (states[t][0] - targets[t - 1]).col_join(sympy.zeros(size, 1))
         values = at_step(t)
-        grad += g.T * _at(jacobian_weight, values, digits)  # (1, 4H*H)
-        g = _at(jacobian_state, values, digits).T * g  # J_t^T g_t, before step t-1's own term
+        grad += g.T * evaluate(jacobian_weight, digits, values)  # (1, 4H*H)
+        g = evaluate(jacobian_state, digits, values).T * g  # J_t^T g_t, before step t-1's own term
     return grad

@@ -52,7 +52,7 @@ def state_gradient_norms(weight_hh: torch.Tensor, hidden: torch.Tensor) -> torch
     Examples
     --------
     >>> import torch
-    >>> from rnndoc.gradients import state_gradient_norms
+    >>> from rnndoc.vanishing import state_gradient_norms
     >>> state_gradient_norms(0.5 * torch.eye(2), torch.zeros(3, 2))  # tanh' = 1 at h = 0
     tensor([1.0000, 0.5000, 0.2500, 0.1250])
     """
@@ -102,7 +102,7 @@ def autograd_state_gradient_norms(module: nn.Module, input: torch.Tensor, h_0=No
     Examples
     --------
     >>> import torch
-    >>> from rnndoc.gradients import autograd_state_gradient_norms
+    >>> from rnndoc.vanishing import autograd_state_gradient_norms
     >>> rnn = torch.nn.RNN(2, 3, dtype=torch.float64)
     >>> autograd_state_gradient_norms(rnn, torch.zeros(4, 2, dtype=torch.float64)).shape
     torch.Size([5])

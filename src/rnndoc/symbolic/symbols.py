@@ -1,0 +1,51 @@
+"""The one symbol factory: every sympy symbol of the book is made here, real, with a LaTeX name."""
+
+from __future__ import annotations
+
+import sympy
+
+__all__ = ["symbol_matrix"]
+
+
+def symbol_matrix(
+    stem: str, shape: tuple[int, ...], prefix: str | None = None, start: int = 0
+) -> sympy.Matrix:
+    r"""A matrix of real symbols named ``stem_{prefix,i,j}``.
+
+    Parameters
+    ----------
+    stem : str
+        The LaTeX stem, e.g. ``"W^{hh}"``, ``"h"``, ``r"\delta"``.
+    shape : (rows,) or (rows, cols)
+        One size: a column vector whose entries carry one index (``b^{ih}_{0}``); two
+        sizes: a matrix whose entries carry two (``W^{hh}_{0,1}``).
+    prefix : str, optional
+        A leading index shared by every entry, such as the time step: ``"t"`` gives
+        ``h_{t,0}``, ``"0"`` gives ``h_{0,0}``.
+    start : int, default 0
+        The first row index (1 for time steps counted from 1).
+
+    Returns
+    -------
+    sympy.Matrix, shape (rows, 1) or (rows, cols)
+
+    Raises
+    ------
+    ValueError
+        If ``shape`` has not one or two positive sizes.
+
+    Examples
+    --------
+    >>> from rnndoc.symbolic import symbol_matrix
+    >>> symbol_matrix("W^{hh}", (1, 2)), symbol_matrix("h", (2,), prefix="t").T
+    (Matrix([[W^{hh}_{0,0}, W^{hh}_{0,1}]]), Matrix([[h_{t,0}, h_{t,1}]]))
+    """
+    if len(shape) not in (1, 2) or not all(isinstance(n, int) and n >= 1 for n in shape):
+        raise ValueError(f"shape must be (rows,) or (rows, cols) with positive sizes, got {shape!r}")
+    lead = [] if prefix is None else [prefix]
+
+    def entry(i: int, j: int) -> sympy.Symbol:
+        indices = [*lead, str(i + start)] + ([str(j)] if len(shape) == 2 else [])
+        return sympy.Symbol(f"{stem}_{{{','.join(indices)}}}", real=True)
+
+    return sympy.Matrix(shape[0], shape[1] if len(shape) == 2 else 1, entry)

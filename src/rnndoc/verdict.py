@@ -1,0 +1,264 @@
+r"""The verdict: the book's one tolerance table and the one comparison loop.
+
+Tolerances are a statement, so they have names:
+
+========================  ========  ==================================================
+comparison                atol      why
+========================  ========  ==================================================
+``FLOAT64_ATOL``          1e-12     two float64 computations of one formula: round-off
+``FORWARD_ATOL``          1e-14     the same, for the short hand-set forward pass
+``EXACT_ATOL``            1e-13     exact / 50-digit sympy value against float64
+``FINITE_DIFF_ATOL``      1e-7      central difference: O(eps^2) truncation plus
+                                    O(1e-16 / eps) round-off, eps = 1e-6
+========================  ========  ==================================================
+
+Every comparison uses ``rtol=0``: the error is bounded in absolute terms.
+:data:`TOLERANCES` says which bound each check of the hand-set network meets;
+:func:`handset_gaps` measures the checks from the witnesses' raw results and :func:`judge`
+holds each against its tolerance. The command line and the chapters read the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import torch
+
+from . import handset
+from .bptt import hidden_state_loss
+
+__all__ = [
+    "EXACT_ATOL",
+    "FINITE_DIFF_ATOL",
+    "FLOAT64_ATOL",
+    "FORWARD_ATOL",
+    "GRADIENT_CHECKS",
+    "TOLERANCES",
+    "assert_close",
+    "gradient_gaps",
+    "handset_gaps",
+    "judge",
+    "max_abs_difference",
+]
+
+#: Two float64 computations of the same formula: round-off only.
+FLOAT64_ATOL = 1e-12
+#: The plain-Python forward pass against ``nn.RNN`` on the hand-set example (3 steps, 2 units).
+FORWARD_ATOL = 1e-14
+#: An exact (or 50-digit) sympy value against a float64 computation: one rounding chain.
+EXACT_ATOL = 1e-13
+#: Central differences at ``FINITE_DIFF_EPS``: truncation O(eps^2) plus round-off O(1e-16/eps).
+FINITE_DIFF_ATOL = 1e-7
+
+
+def _as_tensor(name: str, value: object) -> torch.Tensor:
+    try:
+        tensor = torch.as_tensor(value, dtype=torch.float64)
+    except (TypeError, ValueError, RuntimeError) as error:
+        raise TypeError(f"{name} must be a tensor or nested list of numbers: {error}") from None
+    return tensor.detach()
+
+
+def max_abs_difference(actual: object, expected: object) -> float:
+    """The largest absolute entry-wise difference, as a Python float.
+
+    Parameters
+    ----------
+    actual, expected : Tensor or nested sequence of float, same shape (any)
+        Compared in float64.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    TypeError
+        If an argument cannot be read as numbers.
+    ValueError
+        If the shapes differ, naming both.
+
+    Examples
+    --------
+    >>> from rnndoc.verdict import max_abs_difference
+    >>> max_abs_difference([1.0, 2.0], [1.0, 2.5])
+    0.5
+    """
+    a, b = _as_tensor("actual", actual), _as_tensor("expected", expected)
+    if a.shape != b.shape:
+        raise ValueError(
+            f"actual and expected must have the same shape, got {tuple(a.shape)} and {tuple(b.shape)}"
+        )
+    return float((a - b).abs().max()) if a.numel() else 0.0
+
+
+def assert_close(actual: object, expected: object, atol: float, what: str = "values") -> float:
+    """Assert ``|actual - expected| <= atol`` entry-wise (``rtol=0``) and return the largest gap.
+
+    Parameters
+    ----------
+    actual, expected : Tensor or nested sequence of float, same shape (any)
+    atol : float
+        One of :data:`rnndoc.verdict.FLOAT64_ATOL`, :data:`rnndoc.verdict.EXACT_ATOL`,
+        :data:`rnndoc.verdict.FINITE_DIFF_ATOL`, or tighter.
+    what : str
+        Named in the failure message.
+
+    Returns
+    -------
+    float
+        :func:`max_abs_difference` of the two, for the book to glue.
+
+    Raises
+    ------
+    AssertionError
+        If a difference exceeds ``atol``; the message names ``what``, the gap and ``atol``.
+    ValueError
+        If the shapes differ, or ``atol`` is negative or not a number.
+
+    Examples
+    --------
+    >>> from rnndoc.verdict import assert_close
+    >>> assert_close([0.1 + 0.2], [0.3], atol=1e-15)
+    5.551115123125783e-17
+    >>> assert_close([1.0], [1.1], atol=1e-12, what="h_n")
+    Traceback (most recent call last):
+    ...
+    AssertionError: h_n: max |difference| 0.10000000000000009 exceeds atol 1e-12
+    """
+    if isinstance(atol, bool) or not isinstance(atol, int | float) or not 0 <= atol < float("inf"):
+        raise ValueError(f"atol must be a non-negative finite number, got {atol!r}")
+    gap = max_abs_difference(actual, expected)
+    if not gap <= atol:  # also catches NaN
+        raise AssertionError(f"{what}: max |difference| {gap!r} exceeds atol {atol!r}")
+    return gap
+
+
+#: The checks that compare a gradient witness with sympy's exact gradients (the reference).
+GRADIENT_CHECKS = ("bptt", "autograd", "finite_difference")
+#: Every check of the hand-set network and the tolerance it must meet: the one table.
+TOLERANCES = {
+    "bptt": EXACT_ATOL,
+    "autograd": EXACT_ATOL,
+    "finite_difference": FINITE_DIFF_ATOL,
+    "forward": FORWARD_ATOL,
+    "loss": EXACT_ATOL,
+    "weight_hh_split": EXACT_ATOL,
+}
+
+
+def gradient_gaps(
+    gradients: Mapping[str, Mapping[str, object]], reference: str = "sympy"
+) -> dict[str, float]:
+    """Per witness, the largest gap to the reference over every entry of every gradient.
+
+    Parameters
+    ----------
+    gradients : mapping of str to mapping of str to Tensor
+        Witness name to its gradients by parameter name (as :data:`rnndoc.witnesses.GRADIENT_WITNESSES`
+        compute them); it must hold ``reference``.
+    reference : str, default ``"sympy"``
+
+    Returns
+    -------
+    dict of str to float
+        One entry per witness other than the reference, in the order given.
+
+    Raises
+    ------
+    ValueError
+        If ``reference`` is missing, or a witness lacks a parameter the reference has.
+
+    Examples
+    --------
+    >>> from rnndoc.verdict import gradient_gaps
+    >>> gradient_gaps({"sympy": {"w": [1.0, 2.0]}, "guess": {"w": [1.0, 2.5]}})
+    {'guess': 0.5}
+    """
+    if reference not in gradients:
+        raise ValueError(f"gradients must hold the reference witness {reference!r}, got {sorted(gradients)}")
+    exact = gradients[reference]
+    gaps = {}
+    for witness, values in gradients.items():
+        if witness == reference:
+            continue
+        missing = [name for name in exact if name not in values]
+        if missing:
+            raise ValueError(f"gradients[{witness!r}] is missing {', '.join(missing)}")
+        gaps[witness] = max(max_abs_difference(values[name], exact[name]) for name in exact)
+    return gaps
+
+
+def handset_gaps(gradients, forward, loss, split) -> dict[str, float]:
+    """The hand-set network's checks, measured: one largest gap per entry of :data:`TOLERANCES`.
+
+    Parameters
+    ----------
+    gradients : mapping of str to mapping of str to Tensor
+        Every gradient witness's results, ``"sympy"`` among them (:func:`gradient_gaps`).
+    forward : rnndoc.witnesses.Forward
+        Both forward witnesses.
+    loss : sympy.Float
+        The exact loss (:func:`rnndoc.witnesses.exact_loss`).
+    split : Tensor, shape (L, L, H, H)
+        :func:`rnndoc.bptt.gradient_split` of the hand-set values.
+
+    Returns
+    -------
+    dict of str to float
+        Keys as :data:`TOLERANCES`, in its order.
+
+    Examples
+    --------
+    >>> from rnndoc import handset, witnesses
+    >>> from rnndoc.bptt import gradient_split
+    >>> from rnndoc.verdict import handset_gaps
+    >>> grads = {"sympy": witnesses.sympy_gradients(), "bptt": witnesses.bptt_handset_gradients()}
+    >>> gaps = handset_gaps(grads, witnesses.forward(), witnesses.exact_loss(), gradient_split(handset.tensors()))
+    >>> sorted(gaps), gaps["forward"] < 1e-14
+    (['bptt', 'forward', 'loss', 'weight_hh_split'], True)
+    """
+    gaps = gradient_gaps(gradients)
+    targets = handset.tensors()["targets"]  # (1, L, H)
+    gaps["forward"] = max_abs_difference(forward.output[0], forward.hidden)
+    gaps["loss"] = max_abs_difference(hidden_state_loss(forward.output, targets), float(loss))
+    gaps["weight_hh_split"] = max_abs_difference(split.sum((0, 1)), gradients["sympy"]["weight_hh_l0"])
+    return gaps
+
+
+def judge(gaps: Mapping[str, float]) -> dict[str, dict]:
+    """Hold each measured gap against its tolerance in :data:`TOLERANCES`: the one comparison loop.
+
+    Parameters
+    ----------
+    gaps : mapping of str to float
+        Check name (a key of :data:`TOLERANCES`) to its largest absolute gap.
+
+    Returns
+    -------
+    dict of str to dict
+        Per check: the gap (``max_abs_difference_to_sympy`` for a gradient witness,
+        ``max_abs_difference`` otherwise), its ``atol`` and whether it ``passed``.
+
+    Raises
+    ------
+    ValueError
+        If a check has no tolerance in the table.
+
+    Examples
+    --------
+    >>> from rnndoc.verdict import judge
+    >>> judge({"loss": 2e-17, "finite_difference": 1e-3})["finite_difference"]["passed"]
+    False
+    """
+    unknown = [name for name in gaps if name not in TOLERANCES]
+    if unknown:
+        raise ValueError(
+            f"gaps has checks without a tolerance: {', '.join(unknown)}; known: {', '.join(TOLERANCES)}"
+        )
+    checks = {}
+    for name, gap in gaps.items():
+        atol = TOLERANCES[name]
+        key = "max_abs_difference_to_sympy" if name in GRADIENT_CHECKS else "max_abs_difference"
+        checks[name] = {key: gap, "atol": atol, "passed": gap <= atol}
+    return checks

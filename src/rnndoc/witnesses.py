@@ -1,0 +1,215 @@
+r"""The witnesses: each computes one result of the hand-set network its own way, and compares nothing.
+
+* the plain-Python forward (:func:`rnndoc.reference.handset_forward`, no torch) and
+  ``nn.RNN`` (:func:`forward` runs both);
+* the gradients of the loss four ways: sympy (:func:`sympy_gradients`), the numeric δ
+  recursion (:func:`bptt_handset_gradients`), autograd (:func:`autograd_gradients`) and
+  central finite differences (:func:`rnndoc.finite_differences.finite_difference_gradients`);
+* the exact loss (:func:`exact_loss`).
+
+Every gradient comes back keyed and shaped like :func:`rnndoc.handset.tensors`
+(PyTorch's names; ``h_0`` in ``nn.RNN``'s layout (1, 1, H)). :mod:`rnndoc.verdict`
+compares them.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import sympy
+import torch
+
+from . import handset
+from .bptt import bptt_gradients
+from .finite_differences import finite_difference_gradients, handset_loss
+from .reference import handset_forward
+from .symbolic import direct_gradients, evaluate, symbolic_parameters, to_tensor, unroll
+
+__all__ = [
+    "GRADIENT_WITNESSES",
+    "Forward",
+    "autograd_gradients",
+    "bptt_handset_gradients",
+    "exact_loss",
+    "forward",
+    "sympy_gradients",
+]
+
+
+@dataclass(frozen=True)
+class Forward:
+    """The forward pass by two witnesses.
+
+    Attributes
+    ----------
+    preactivations : list of list of float, shape (L, H)
+        :math:`a_t` from the plain-Python forward.
+    hidden : list of list of float, shape (L, H)
+        :math:`h_t` from the plain-Python forward.
+    output : Tensor, shape (N, L, H) = (1, 3, 2)
+        ``nn.RNN`` output (``batch_first=True``), detached.
+    h_n : Tensor, shape (num_layers * D, N, H) = (1, 1, 2)
+    """
+
+    preactivations: list[list[float]]
+    hidden: list[list[float]]
+    output: torch.Tensor
+    h_n: torch.Tensor
+
+
+def forward() -> Forward:
+    r"""Run the hand-set sequence A, B, C through plain Python and through ``nn.RNN``.
+
+    .. math:: h_t = \tanh(W_{ih} x_t + b_{ih} + W_{hh} h_{t-1} + b_{hh})
+
+    Returns
+    -------
+    Forward
+
+    Examples
+    --------
+    >>> from rnndoc.witnesses import forward
+    >>> f = forward()
+    >>> f.output.shape, f.h_n.shape, len(f.hidden)
+    (torch.Size([1, 3, 2]), torch.Size([1, 1, 2]), 3)
+    """
+    preactivations, hidden = handset_forward()
+    rnn, h_0 = handset.make_rnn()
+    with torch.no_grad():
+        output, h_n = rnn(handset.inputs(), h_0)  # (1, L, H), (1, 1, H)
+    return Forward(preactivations, hidden, output, h_n)
+
+
+def autograd_gradients() -> dict[str, torch.Tensor]:
+    """Gradients of the hand-set loss by ``loss.backward()`` through ``nn.RNN``.
+
+    Returns
+    -------
+    dict of str to Tensor
+        Keyed by :data:`rnndoc.handset.PARAMETER_NAMES`, in PyTorch's orientation.
+
+    Examples
+    --------
+    >>> from rnndoc.witnesses import autograd_gradients
+    >>> g = autograd_gradients()
+    >>> list(g), tuple(g["h_0"].shape)
+    (['weight_ih_l0', 'weight_hh_l0', 'bias_ih_l0', 'bias_hh_l0', 'h_0'], (1, 1, 2))
+    """
+    rnn, h_0 = handset.make_rnn()
+    h_0.requires_grad_()  # (1, 1, H)
+    handset_loss(rnn, {}, h_0).backward()
+    grads = {name: p.grad.detach() for name, p in rnn.named_parameters()}
+    grads["h_0"] = h_0.grad.detach()
+    return {name: grads[name] for name in handset.PARAMETER_NAMES}
+
+
+def bptt_handset_gradients() -> dict[str, torch.Tensor]:
+    """Gradients of the hand-set loss by the numeric δ recursion (:func:`rnndoc.bptt.bptt_gradients`).
+
+    Returns
+    -------
+    dict of str to Tensor
+        As :func:`autograd_gradients`.
+
+    Examples
+    --------
+    >>> from rnndoc.witnesses import bptt_handset_gradients
+    >>> bptt_handset_gradients()["weight_ih_l0"].shape
+    torch.Size([2, 2])
+    """
+    return bptt_gradients(handset.tensors()).gradients
+
+
+def _check_digits(digits: object) -> None:
+    # float64 needs 17 significant digits to round correctly; fewer would return a
+    # value that only looks exact.
+    if isinstance(digits, bool) or not isinstance(digits, int):
+        raise TypeError(f"digits must be an int, got {type(digits).__name__}")
+    if digits < 17:
+        raise ValueError(f"digits must be at least 17 (float64 needs 17 to round once), got {digits}")
+
+
+@functools.cache
+def _symbolic_handset():
+    """The unrolled hand-set network with symbolic parameters and exact inputs/targets."""
+    values = handset.exact()
+    params = symbolic_parameters(handset.INPUT_SIZE, handset.HIDDEN_SIZE)
+    net = unroll(params, values["inputs"], values["targets"])
+    at = {s: values[name][k] for name in handset.PARAMETER_NAMES for k, s in enumerate(params[name])}
+    return net, at
+
+
+def sympy_gradients(digits: int = 50) -> dict[str, torch.Tensor]:
+    r"""Gradients by direct differentiation of the unrolled sympy loss, evaluated exactly.
+
+    sympy differentiates :math:`L` (a nested expression in 14 parameter symbols) by each
+    entry, then evaluates at the exact rational hand-set values to ``digits`` digits;
+    the result is rounded once to float64.
+
+    Parameters
+    ----------
+    digits : int, default 50
+        Working precision, at least 17.
+
+    Returns
+    -------
+    dict of str to Tensor
+        As :func:`autograd_gradients`, float64.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``digits`` is not an int of at least 17.
+
+    Examples
+    --------
+    >>> from rnndoc.witnesses import sympy_gradients
+    >>> round(sympy_gradients()["bias_hh_l0"][0].item(), 12)
+    0.73283966584
+    """
+    _check_digits(digits)
+    net, at = _symbolic_handset()
+    like = handset.tensors()
+    return {
+        name: to_tensor(evaluate(grad, digits, subs=at), like=like[name])
+        for name, grad in direct_gradients(net).items()
+    }
+
+
+def exact_loss(digits: int = 50) -> sympy.Float:
+    """The hand-set loss, evaluated from the exact rationals to ``digits`` digits.
+
+    Parameters
+    ----------
+    digits : int, default 50
+        Working precision, at least 17.
+
+    Returns
+    -------
+    sympy.Float
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``digits`` is not an int of at least 17.
+
+    Examples
+    --------
+    >>> from rnndoc.witnesses import exact_loss
+    >>> exact_loss(20)
+    0.094816267350151306784
+    """
+    _check_digits(digits)
+    net, at = _symbolic_handset()
+    return evaluate(net.loss, digits, subs=at)
+
+
+#: The gradient witnesses by the names the report and the verdict use; sympy is the reference.
+GRADIENT_WITNESSES: dict[str, Callable[..., dict[str, torch.Tensor]]] = {
+    "sympy": sympy_gradients,
+    "bptt": bptt_handset_gradients,
+    "autograd": autograd_gradients,
+    "finite_difference": finite_difference_gradients,
+}
