@@ -361,7 +361,7 @@ def plot_derivation_costs(costs: dict[tuple[int, str], Sequence[dict]]) -> matpl
     costs : dict of (int, str) to sequence of dict
         Keyed by (H, method), method ``"direct"`` or ``"recursion"``; each point has the keys
         ``length``, ``size`` (operations as plain trees) and ``size_cse`` (after ``sympy.cse``),
-        as from :func:`rnndoc.symbolic.cost.derivation_costs`. The recursion is drawn after
+        as from :func:`rnndoc.symbolic.derivation_cost.derivation_costs`. The recursion is drawn after
         ``cse`` only.
 
     Returns
