@@ -1,4 +1,5 @@
-"""The book's code cells fit a page: no code line over 88 characters, read from the sources."""
+"""The book's code cells fit a page, read from the sources: no code line over 88 characters, and
+the ``glue(...)`` bookkeeping only in hidden cells (the reader sees the evidence, not the plumbing)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,22 @@ DOCS = Path(__file__).resolve().parents[1] / "docs"
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts)
 #: The widest code line a cell may hold: what the book's code column shows without a scrollbar.
 MAX_COLUMNS = 88
+
+
+HIDDEN = ("remove-cell", "remove-input", "hide-cell", "hide-input")
+
+
+def visible_cells(text: str) -> list[tuple[int, str]]:
+    """The line number and source of every ``{code-cell}`` whose code the reader sees."""
+    cells, lines = [], text.splitlines()
+    for number, line in enumerate(lines, start=1):
+        if line.startswith("```{code-cell}"):
+            end = next(i for i in range(number, len(lines)) if lines[i].startswith("```"))
+            body = "\n".join(lines[number:end])
+            header = body.split("\n---\n", 1)[0] if body.startswith("---") else body[:200]
+            if not any(tag in header for tag in HIDDEN):
+                cells.append((number, body))
+    return cells
 
 
 def code_lines(text: str) -> list[tuple[int, str]]:
@@ -56,3 +73,16 @@ def test_code_cells_wrap_at_88_columns(page):
         if len(line) > MAX_COLUMNS
     ]
     assert too_long == []
+
+
+def test_visible_cells_skip_hidden_ones():
+    page = "```{code-cell} ipython3\n:tags: [remove-cell]\n\nglue('a', 1)\n```\n\n"
+    page += "```{code-cell} ipython3\nx = 1\n```\n"
+    assert visible_cells(page) == [(7, "x = 1")]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(DOCS).as_posix())
+def test_glue_calls_sit_in_hidden_cells(page):
+    shown = [f"{page.relative_to(DOCS)}:{n}" for n, body in visible_cells(page.read_text("utf-8"))
+             if "glue(" in body]  # fmt: skip
+    assert shown == [], "move glue(...) into a cell tagged remove-cell after the evidence"
