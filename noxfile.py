@@ -84,7 +84,9 @@ def browser(session: nox.Session) -> None:
 
     Builds the HTML book first (reusing the execution cache, so an unchanged book costs
     seconds), serves it on 127.0.0.1 and asserts: every equation typeset, no request to
-    another host, no console error. Needs /usr/bin/chromium (or RNNDOC_CHROMIUM).
+    another host, no console error, no TeX escape or lone value shown as text; every display
+    equation fits the text column at 1280 px, and at 390 px one that is too wide scrolls in
+    its own box. Needs /usr/bin/chromium (or RNNDOC_CHROMIUM).
     """
     _install(session, "docs", "browser")
     _sphinx(session, "html")

@@ -9,9 +9,12 @@ from _book import HTML, pages
 
 PAGES = pages()
 TOTALS = {"pages": 0, "equations": 0}
+FIT = {"desktop": 0, "phone": 0}  # display equations measured at each width
 
-# After MathJax has run, report what is left: raw TeX delimiters in the text outside code,
-# .math elements that hold no typeset container, and TeX errors.
+# After MathJax has run, report what is left: raw TeX delimiters and escapes in the text
+# outside code, .math elements that hold no typeset container, TeX errors, TeX escapes
+# that MathJax printed as text (``\text{num\_layers}`` shows its backslash), and cell
+# outputs that are a lone number (a cell ending in a call whose value nobody wanted).
 INSPECT = """async () => {
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) { await MathJax.startup.promise; }
   const math = Array.from(document.querySelectorAll('.math'));
@@ -20,14 +23,87 @@ INSPECT = """async () => {
   prose.querySelectorAll('pre, code, script, style, mjx-container').forEach(el => el.remove());
   const text = prose.textContent;
   const raw = ['\\\\(', '\\\\[', '$$', '\\\\begin{'].filter(d => text.includes(d));
+  const escapes = (text.match(/\\\\[A-Za-z_{}%&#$]+/g) || []).map(e => 'text: ' + e);
+  for (const item of (window.MathJax && MathJax.startup.document ? MathJax.startup.document.math : [])) {
+    item.root.walkTree(node => {
+      if (node.isKind('mtext') && node.getText().includes('\\\\')) {
+        escapes.push(`math: ${node.getText()} in ${item.math.trim().slice(0, 60)}`);
+      }
+    });
+  }
   return {
     equations: document.querySelectorAll('mjx-container').length,
     math: math.length,
     untypeset: untypeset,
     errors: Array.from(document.querySelectorAll('mjx-merror')).map(el => el.textContent.slice(0, 80)),
     raw: raw,
+    escapes: escapes,
+    stray: Array.from(document.querySelectorAll('.cell_output .output.text_plain'))
+      .map(el => el.textContent.trim()).filter(t => /^([-+]?[0-9.]+([eE][-+]?[0-9]+)?|None|True|False)$/.test(t)),
   };
 }"""
+
+# Every display equation against the text column it sits in. ``natural`` is the typeset
+# width, ``column`` the article's content width; an equation is cut off when it is wider
+# than the column or when its box must scroll (scrollWidth > clientWidth). ``own_scroll``
+# says whether an element between the equation and the column scrolls sideways and stays
+# inside the column (so the page itself does not move); ``page_overflow`` is how far the
+# whole page is wider than the window.
+MEASURE = """async () => {
+  const source = new Map();
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    await MathJax.startup.promise;
+    for (const item of MathJax.startup.document.math) { source.set(item.typesetRoot, item.math); }
+  }
+  const column = document.querySelector('article.bd-article') || document.querySelector('main');
+  const style = getComputedStyle(column);
+  const width = column.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const equations = Array.from(document.querySelectorAll('mjx-container[display="true"]')).map(box => {
+    let own_scroll = false;
+    for (let el = box; el && el !== column; el = el.parentElement) {
+      const overflow = getComputedStyle(el).overflowX;
+      if ((overflow === 'auto' || overflow === 'scroll') && el.clientWidth <= width + 1) { own_scroll = true; break; }
+    }
+    const holder = box.closest('.math, .output, .cell_output, section');
+    const label = holder && holder.id ? '#' + holder.id : (box.closest('[id]') || {id: ''}).id;
+    const tex = (source.get(box) || box.textContent).replace(/\\s+/g, ' ').trim();
+    return {
+      tex: tex.slice(0, 90), where: label,
+      natural: Math.ceil(box.querySelector('mjx-math').getBoundingClientRect().width),
+      scroll: box.scrollWidth, client: box.clientWidth, own_scroll: own_scroll,
+      right: Math.ceil(box.getBoundingClientRect().right),
+    };
+  });
+  return {
+    column: Math.floor(width), window: window.innerWidth, equations: equations,
+    page_overflow: document.scrollingElement.scrollWidth - window.innerWidth,
+  };
+}"""
+
+#: Desktop and phone widths (CSS px) at which every page is measured.
+WIDTHS = {"desktop": 1280, "phone": 390}
+
+
+def fit_problems(measured: dict, width_name: str) -> list[str]:
+    """What does not fit the page, one line per equation, from a MEASURE report.
+
+    Desktop: every display equation fits the text column, with no scrolling. Phone: an
+    equation wider than the column scrolls inside its own box, and the page does not
+    scroll sideways.
+    """
+    problems = []
+    for eq in measured["equations"]:
+        sizes = f"{eq['natural']} px typeset, box {eq['client']} px (scrollWidth {eq['scroll']})"
+        too_wide = eq["natural"] > measured["column"] + 1 or eq["scroll"] > eq["client"] + 1
+        if width_name == "desktop" and too_wide:
+            problems.append(f"cut off at {measured['column']} px column: {sizes}: {eq['where']}: {eq['tex']}")
+        elif width_name == "phone" and too_wide and not eq["own_scroll"]:
+            problems.append(f"too wide, does not scroll in its own box: {sizes}: {eq['where']}: {eq['tex']}")
+        elif width_name == "phone" and eq["right"] > measured["window"] + 1:
+            problems.append(f"reaches past the window ({eq['right']} px): {eq['where']}: {eq['tex']}")
+    if width_name == "phone" and measured["page_overflow"] > 1:
+        problems.append(f"the page scrolls sideways by {measured['page_overflow']} px")
+    return problems
 
 
 def test_the_book_has_pages():
@@ -64,10 +140,70 @@ def test_page(browser, book_url, page_path):
     assert report["untypeset"] == [], f"{page_path}: math left untypeset: {report['untypeset']}"
     assert report["errors"] == [], f"{page_path}: TeX errors: {report['errors']}"
     assert report["raw"] == [], f"{page_path}: raw TeX delimiters in the text: {report['raw']}"
+    assert report["escapes"] == [], f"{page_path}: TeX escapes shown as text: {report['escapes']}"
+    assert report["stray"] == [], f"{page_path}: a cell prints a lone value: {report['stray']}"
     assert report["equations"] >= report["math"]
     TOTALS["pages"] += 1
     TOTALS["equations"] += report["equations"]
     print(f"{page_path}: {report['equations']} equations typeset")
+
+
+@pytest.mark.parametrize("width_name", WIDTHS)
+@pytest.mark.parametrize("page_path", PAGES)
+def test_equations_fit(browser, book_url, page_path, width_name):
+    """No display equation is cut off on a desktop; on a phone a wide one scrolls in its own box."""
+    phone = width_name == "phone"
+    context = browser.new_context(
+        viewport={"width": WIDTHS[width_name], "height": 844 if phone else 800},
+        is_mobile=phone,
+        has_touch=phone,
+        device_scale_factor=3 if phone else 1,
+    )
+    page = context.new_page()
+    page.goto(book_url + page_path, wait_until="networkidle")
+    measured = page.evaluate(MEASURE)
+    context.close()
+    problems = fit_problems(measured, width_name)
+    FIT[width_name] += len(measured["equations"])
+    assert problems == [], f"{page_path} at {WIDTHS[width_name]} px:\n  " + "\n  ".join(problems)
+
+
+def test_fit_problems_names_each_case():
+    """The rules themselves, on made-up measurements: each kind of misfit is reported."""
+
+    def eq(natural, client, scroll, own_scroll=True, right=300):
+        return {"tex": "x", "where": "#e", "natural": natural, "client": client, "scroll": scroll,
+                "own_scroll": own_scroll, "right": right}  # fmt: skip
+
+    def page(*equations, overflow=0, window=1280):
+        return {"column": 600, "window": window, "equations": list(equations), "page_overflow": overflow}
+
+    assert fit_problems(page(eq(500, 560, 500)), "desktop") == []
+    assert "cut off" in fit_problems(page(eq(650, 560, 650)), "desktop")[0]  # wider than the column
+    assert "cut off" in fit_problems(page(eq(590, 560, 590)), "desktop")[0]  # its box scrolls
+    phone = page(eq(650, 340, 650, own_scroll=True), window=390)
+    assert fit_problems({**phone, "column": 340}, "phone") == []  # scrolls in its own box: fine
+    stuck = page(eq(650, 340, 650, own_scroll=False, right=700), window=390, overflow=310)
+    problems = fit_problems({**stuck, "column": 340}, "phone")
+    assert "does not scroll in its own box" in problems[0]
+    assert "the page scrolls sideways by 310 px" in problems[-1]
+
+
+@pytest.mark.parametrize(("overflow", "width_name", "misfits"),
+                         [("auto", "phone", 0), ("visible", "phone", 2), ("auto", "desktop", 1)])  # fmt: skip
+def test_measure_sees_a_wide_equation(browser, overflow, width_name, misfits):
+    """MEASURE in a real browser, on a made-up page with one 900 px equation."""
+    context = browser.new_context(viewport={"width": WIDTHS[width_name], "height": 600})
+    page = context.new_page()
+    page.set_content(
+        '<meta name="viewport" content="width=device-width">'
+        '<article class="bd-article" style="max-width: 600px; padding: 0 10px">'
+        f'<mjx-container display="true" style="display: block; overflow-x: {overflow}">'
+        '<mjx-math style="display: inline-block; width: 900px">x</mjx-math></mjx-container></article>'
+    )
+    problems = fit_problems(page.evaluate(MEASURE), width_name)
+    context.close()
+    assert len(problems) == misfits, problems
 
 
 @pytest.mark.parametrize("served_under", ["root", "sub-path"])
@@ -112,5 +248,7 @@ def test_summary(capsys):
     with capsys.disabled():
         print(
             f"\nbrowser check: {TOTALS['pages']} pages, {TOTALS['equations']} typeset equations, under {HTML}"
+            f"\ndisplay equations that fit: {FIT['desktop']} at {WIDTHS['desktop']} px (none cut off), "
+            f"{FIT['phone']} at {WIDTHS['phone']} px (wide ones scroll in their own box)"
         )
     assert TOTALS["pages"] == len(PAGES)

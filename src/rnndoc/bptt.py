@@ -185,11 +185,13 @@ def bptt_gradients(values: Mapping[str, torch.Tensor], truncation: int | None = 
 
     .. math::
 
-        \delta_t = (h_t - y_t + W_{hh}^\top \delta_{t+1}) \odot (1 - h_t^2),\quad
-        \frac{\partial L}{\partial W_{hh}} = \sum_t \delta_t h_{t-1}^\top,\quad
-        \frac{\partial L}{\partial W_{ih}} = \sum_t \delta_t x_t^\top,\quad
-        \frac{\partial L}{\partial b} = \sum_t \delta_t,\quad
-        \frac{\partial L}{\partial h_0} = W_{hh}^\top \delta_1
+        \begin{aligned}
+        \delta_t &= (h_t - y_t + W_{hh}^\top \delta_{t+1}) \odot (1 - h_t^2), \\
+        \frac{\partial L}{\partial W_{hh}} &= \sum_t \delta_t h_{t-1}^\top, \\
+        \frac{\partial L}{\partial W_{ih}} &= \sum_t \delta_t x_t^\top, \\
+        \frac{\partial L}{\partial b} &= \sum_t \delta_t, \\
+        \frac{\partial L}{\partial h_0} &= W_{hh}^\top \delta_1
+        \end{aligned}
 
     Parameters
     ----------

@@ -2,8 +2,13 @@ r"""Many-to-one classification with a tanh RNN: read a sequence, classify it at 
 
 .. math::
 
-    a_t = W_{ih} x_t + W_{hh} h_{t-1},\quad h_t = \tanh(a_t),\quad
-    O = W h_T + b,\quad p = \operatorname{softmax}(O),\quad L = -\log p_{y}
+    \begin{aligned}
+    a_t &= W_{ih} x_t + W_{hh} h_{t-1}, \\
+    h_t &= \tanh(a_t), \\
+    O &= W h_T + b, \\
+    p &= \operatorname{softmax}(O), \\
+    L &= -\log p_{y}
+    \end{aligned}
 
 (:math:`W_{ih}` is an ``nn.RNN``'s ``weight_ih_l0``, :math:`W_{hh}` its ``weight_hh_l0``, with
 ``bias=False``; :math:`W` and :math:`b` are an ``nn.Linear`` head's, keyed ``linear.weight`` and

@@ -11,6 +11,7 @@ __all__ = [
     "draw_gru_cell",
     "draw_lstm_cell",
     "draw_unrolled",
+    "plot_derivation_costs",
     "plot_finite_difference_error",
     "plot_gradient_norms",
     "plot_truncation",
@@ -146,7 +147,7 @@ def plot_finite_difference_error(
     ax.set_xlabel(r"step $\varepsilon$")
     ax.set_ylabel("largest absolute error")
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend()
+    fig.legend(loc="outside lower center", ncols=2, fontsize=9, frameon=False)
     return fig
 
 
@@ -263,8 +264,10 @@ def draw_gru_cell() -> matplotlib.figure.Figure:
     fig, ax = _cell_figure(7.0)
     ax.set_xlim(-0.8, 7.6)
     ax.set_ylim(-0.9, 3.3)
-    _gate(ax, (1.2, 0.9), r"$\sigma$ (r)", "#fde2c4")
-    _gate(ax, (2.4, 0.9), r"$\sigma$ (z)", "#fde2c4")
+    # z on the left, r on the right: the z wires run above the r gate, the r wire below, so
+    # no two wires cross.
+    _gate(ax, (1.2, 0.9), r"$\sigma$ (z)", "#fde2c4")
+    _gate(ax, (2.4, 0.9), r"$\sigma$ (r)", "#fde2c4")
     _gate(ax, (4.2, 0.9), "tanh (n)", "#cfe3f6")
     ax.text(0.0, -0.65, r"$[x_t;\ h_{t-1}]$", ha="center", fontsize=11)
     ax.plot([0.0, 2.4], [-0.35, -0.35], color="0.25", lw=1.3)
@@ -275,22 +278,26 @@ def draw_gru_cell() -> matplotlib.figure.Figure:
     _op(ax, (4.2, 0.1), r"$\times$")
     ax.text(4.2, -0.62, r"$W_{hn}h_{t-1}+b_{hn}$", ha="center", fontsize=9)
     _line(ax, [(4.2, -0.4), (4.2, -0.12)])
-    _line(ax, [(1.2, 1.15), (1.2, 1.3), (3.6, 1.3), (3.6, 0.1), (3.98, 0.1)])
-    ax.text(3.45, 0.2, "r", fontsize=10)
+    _line(ax, [(2.74, 0.9), (3.3, 0.9), (3.3, 0.1), (3.98, 0.1)])
+    ax.text(3.38, 0.42, "$r_t$", fontsize=10, va="center")
     _line(ax, [(4.2, 0.32), (4.2, 0.65)])
     _line(ax, [(5.3, 0.9), (4.56, 0.9)])
     ax.text(5.35, 0.9, r"$W_{in}x_t+b_{in}$", ha="left", va="center", fontsize=9)
     # the state along the top: h_t = z * h_(t-1) + (1 - z) * n
-    _op(ax, (2.4, 2.6), r"$\times$")
+    _op(ax, (1.2, 2.6), r"$\times$")
     _op(ax, (4.9, 2.6), "+")
     _op(ax, (4.2, 1.75), r"$\times$")
-    _line(ax, [(-0.6, 2.6), (2.18, 2.6)], r"$h_{t-1}$", offset=(-1.2, 0.12))
-    _line(ax, [(2.4, 1.15), (2.4, 2.38)])
-    ax.text(2.65, 1.7, "z", fontsize=10)
-    _line(ax, [(2.4, 1.45), (3.5, 1.45), (3.5, 1.75), (3.98, 1.75)])
-    ax.text(3.55, 1.5, "1 − z", fontsize=9)
+    _op(ax, (2.7, 1.75), r"$1-$", radius=0.25)
+    _line(ax, [(-0.6, 2.6), (0.98, 2.6)], r"$h_{t-1}$", offset=(-1.1, 0.12))
+    _line(ax, [(1.2, 1.15), (1.2, 2.38)])
+    ax.text(1.0, 1.45, "$z_t$", fontsize=10, ha="right", va="center")
+    ax.plot([1.2], [1.75], "o", ms=4, color="0.25")  # the z wire branches here
+    _line(ax, [(1.2, 1.75), (2.45, 1.75)])
+    _line(ax, [(2.95, 1.75), (3.98, 1.75)])
+    ax.text(3.45, 1.87, "$1 - z_t$", fontsize=10, ha="center", va="bottom")
     _line(ax, [(4.2, 1.15), (4.2, 1.53)])
-    _line(ax, [(2.62, 2.6), (4.68, 2.6)])
+    ax.text(4.28, 1.32, "$n_t$", fontsize=10, ha="left", va="center")
+    _line(ax, [(1.42, 2.6), (4.68, 2.6)])
     _line(ax, [(4.42, 1.75), (4.9, 1.75), (4.9, 2.38)])
     _line(ax, [(5.12, 2.6), (7.3, 2.6)], r"$h_t$", offset=(0.0, 0.15))
     return fig
@@ -307,31 +314,111 @@ def plot_gradient_norms(
         A label and the norms at distances 0, 1, 2, ... (as from
         :func:`rnndoc.vanishing.state_gradient_norms`).
     bounds : dict of str to float, optional
-        A label and :math:`\sigma_{\max}`: the bound :math:`\sigma_{\max}^{T-t}` is drawn dashed.
+        A curve's label and its :math:`\sigma_{\max}`: the bound :math:`\sigma_{\max}^{T-t}` is
+        drawn dashed, in that curve's colour.
 
     Returns
     -------
     matplotlib.figure.Figure
+        The legend sits below the axes, clear of the data.
+
+    Raises
+    ------
+    ValueError
+        If a key of ``bounds`` is not a key of ``curves``.
 
     Examples
     --------
     >>> from rnndoc.plots import plot_gradient_norms
-    >>> fig = plot_gradient_norms({"a": [1.0, 0.5, 0.25]}, {"bound": 0.5})
-    >>> fig.axes[0].get_yscale(), len(fig.axes[0].lines)
-    ('log', 2)
+    >>> fig = plot_gradient_norms({"a": [1.0, 0.5, 0.25]}, {"a": 0.5})
+    >>> ax = fig.axes[0]
+    >>> ax.get_yscale(), len(ax.lines), ax.lines[0].get_color() == ax.lines[1].get_color()
+    ('log', 2, True)
     """
-    fig = matplotlib.figure.Figure(figsize=(6.4, 4.0), layout="constrained")
+    unknown = sorted(set(bounds or {}) - set(curves))
+    if unknown:
+        raise ValueError(f"bounds must be keyed by curve labels {sorted(curves)}, got {unknown}")
+    fig = matplotlib.figure.Figure(figsize=(6.4, 4.4), layout="constrained")
     ax = fig.add_subplot()
-    longest = 0
     for label, norms in curves.items():
-        ax.semilogy(range(len(norms)), norms, "o-", ms=3, label=label)
-        longest = max(longest, len(norms))
-    for label, sigma in (bounds or {}).items():
-        ax.semilogy(range(longest), [sigma**d for d in range(longest)], "--", lw=1, label=label)
+        (line,) = ax.semilogy(range(len(norms)), norms, "o-", ms=3, label=label)
+        if label in (bounds or {}):
+            sigma = bounds[label]
+            distances = range(len(norms))
+            ax.semilogy(distances, [sigma**d for d in distances], "--", lw=1, color=line.get_color(),
+                        label=f"bound {sigma:g}$^{{T-t}}$")  # fmt: skip
     ax.set_xlabel("distance T - t (steps)")
     ax.set_ylabel(r"$\|\partial h_T / \partial h_t\|_2$")
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=8)
+    fig.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
+    return fig
+
+
+def plot_derivation_costs(costs: dict[tuple[int, str], Sequence[dict]]) -> matplotlib.figure.Figure:
+    r"""Plot the size of the derived gradients against T: one colour per H, one style per method.
+
+    Parameters
+    ----------
+    costs : dict of (int, str) to sequence of dict
+        Keyed by (H, method), method ``"direct"`` or ``"recursion"``; each point has the keys
+        ``length``, ``size`` (operations as plain trees) and ``size_cse`` (after ``sympy.cse``),
+        as from :func:`rnndoc.symbolic.derivation_cost.derivation_costs`. The recursion is drawn after
+        ``cse`` only.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Log-scale operation counts; the legend (colours: H, styles: method) sits below the axes.
+
+    Raises
+    ------
+    ValueError
+        If a method is neither ``"direct"`` nor ``"recursion"``.
+
+    Examples
+    --------
+    >>> from rnndoc.plots import plot_derivation_costs
+    >>> point = lambda t, n: {"length": t, "size": 10 * n, "size_cse": n}
+    >>> fig = plot_derivation_costs({(2, "direct"): [point(1, 5), point(2, 9)],
+    ...                              (2, "recursion"): [point(1, 4), point(2, 6)]})
+    >>> ax = fig.axes[0]
+    >>> len(ax.lines), len({line.get_color() for line in ax.lines})  # three series, one colour for H = 2
+    (3, 1)
+    """
+    from matplotlib.lines import Line2D  # noqa: PLC0415 (only this figure needs it)
+    from matplotlib.ticker import MaxNLocator  # noqa: PLC0415
+
+    styles = {  # (method, what is counted): marker and line style
+        ("direct", "size"): ("o", "-", "direct, plain trees"),
+        ("direct", "size_cse"): ("^", ":", "direct + cse"),
+        ("recursion", "size_cse"): ("s", "--", "recursion + cse"),
+    }
+    methods = {method for _, method in costs}
+    if not methods <= {"direct", "recursion"}:
+        raise ValueError(f"methods must be 'direct' or 'recursion', got {sorted(methods)}")
+    hidden_sizes = sorted({h for h, _ in costs})
+    colors = dict(zip(hidden_sizes, ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"], strict=False))
+    fig = matplotlib.figure.Figure(figsize=(6.4, 4.2), layout="constrained")
+    ax = fig.add_subplot()
+    for (h, method), points in costs.items():
+        lengths = [p["length"] for p in points]
+        for (kind, key), (marker, linestyle, _) in styles.items():
+            if kind == method:
+                ax.semilogy(lengths, [p[key] for p in points], marker=marker, ls=linestyle, ms=5,
+                            color=colors.get(h, "0.3"))  # fmt: skip
+    ax.set_xlabel("steps T")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # T is a count of steps
+    ax.set_ylabel("operations in all gradients")
+    ax.grid(True, alpha=0.3)
+    by_size = [Line2D([], [], color=colors.get(h, "0.3"), lw=2, label=f"H = {h}") for h in hidden_sizes]
+    by_method = [Line2D([], [], color="0.3", marker=m, ls=ls, label=text) for m, ls, text in styles.values()]
+    columns = max(len(by_size), len(by_method))
+    by_size += [Line2D([], [], alpha=0, label=" ")] * (columns - len(by_size))
+    by_method += [Line2D([], [], alpha=0, label=" ")] * (columns - len(by_method))
+    # the legend fills column by column: pair them so that row 1 is the colours, row 2 the styles
+    handles = [handle for pair in zip(by_size, by_method, strict=True) for handle in pair]
+    fig.legend(handles=handles, loc="outside lower center", ncols=columns, fontsize=8, frameon=False,
+               handlelength=3)  # fmt: skip
     return fig
 
 

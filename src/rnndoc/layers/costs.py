@@ -20,8 +20,10 @@ def lstm_costs(input_size: int, hidden_size: int, proj_size: int = 0, bias: bool
 
     .. math::
 
-        \text{parameters} = 4H\,H_{in} + 4H\,H_{out} + 8H\,[\text{bias}] + P\,H\,[\text{proj}],\qquad
-        \text{multiply-adds} = 4H\,H_{in} + 4H\,H_{out} + P\,H\,[\text{proj}]
+        \begin{aligned}
+        \text{parameters} &= 4H\,H_{in} + 4H\,H_{out} + 8H\,[\text{bias}] + P\,H\,[\text{proj}], \\
+        \text{multiply-adds} &= 4H\,H_{in} + 4H\,H_{out} + P\,H\,[\text{proj}]
+        \end{aligned}
 
     per sample and step (the matrix products; the element-wise gate work is :math:`O(H)`).
     The projection shrinks every recurrent product from :math:`4H \cdot H` to

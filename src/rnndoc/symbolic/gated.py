@@ -165,10 +165,12 @@ def lstm_bptt(
 
     .. math::
 
-        g_T = \begin{bmatrix} h_T - y_T \\ 0 \end{bmatrix},\quad
-        g_{t-1} = J_t^\top g_t + \begin{bmatrix} h_{t-1} - y_{t-1} \\ 0 \end{bmatrix}\ (t \ge 2),\quad
-        \frac{\partial L}{\partial W_{hh}} = \sum_{t=1}^{T}
+        \begin{aligned}
+        g_T &= \begin{bmatrix} h_T - y_T \\ 0 \end{bmatrix}, \\
+        g_{t-1} &= J_t^\top g_t + \begin{bmatrix} h_{t-1} - y_{t-1} \\ 0 \end{bmatrix} \quad (t \ge 2), \\
+        \frac{\partial L}{\partial W_{hh}} &= \sum_{t=1}^{T}
         \Bigl(\frac{\partial s_t}{\partial W_{hh}}\Bigr)^{\!\top} g_t
+        \end{aligned}
 
     The Jacobians come from :func:`lstm_step` by ``sympy.Matrix.jacobian`` and are evaluated
     at each step's state in ``digits``-digit arithmetic.

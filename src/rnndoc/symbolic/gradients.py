@@ -47,11 +47,12 @@ def bptt(network: Unrolled, truncation: int | None = None) -> BPTT:
 
     .. math::
 
-        \frac{\partial L}{\partial W_{hh}} = \sum_t \delta_t h_{t-1}^\top,\quad
-        \frac{\partial L}{\partial W_{ih}} = \sum_t \delta_t x_t^\top,\quad
-        \frac{\partial L}{\partial b_{ih}} = \frac{\partial L}{\partial b_{hh}}
-        = \sum_t \delta_t,\quad
-        \frac{\partial L}{\partial h_0} = W_{hh}^\top \delta_1
+        \begin{aligned}
+        \frac{\partial L}{\partial W_{hh}} &= \sum_t \delta_t h_{t-1}^\top, \\
+        \frac{\partial L}{\partial W_{ih}} &= \sum_t \delta_t x_t^\top, \\
+        \frac{\partial L}{\partial b_{ih}} = \frac{\partial L}{\partial b_{hh}} &= \sum_t \delta_t, \\
+        \frac{\partial L}{\partial h_0} &= W_{hh}^\top \delta_1
+        \end{aligned}
 
     Parameters
     ----------

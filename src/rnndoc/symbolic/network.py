@@ -164,9 +164,11 @@ def unroll(
 
     .. math::
 
-        a_t = W_{ih} x_t + b_{ih} + W_{hh} h_{t-1} + b_{hh},\quad
-        h_t = \tanh(a_t),\quad
-        L = \tfrac12 \sum_{t=1}^{T} \sum_k (h_t[k] - y_t[k])^2
+        \begin{aligned}
+        a_t &= W_{ih} x_t + b_{ih} + W_{hh} h_{t-1} + b_{hh}, \\
+        h_t &= \tanh(a_t), \\
+        L &= \tfrac12 \sum_{t=1}^{T} \sum_k (h_t[k] - y_t[k])^2
+        \end{aligned}
 
     Parameters
     ----------
