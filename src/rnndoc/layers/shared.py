@@ -1,0 +1,112 @@
+r"""What every cell kind shares: the input projection and the argument checks.
+
+The lowest module of :mod:`rnndoc.layers`: :mod:`~rnndoc.layers.rnn`,
+:mod:`~rnndoc.layers.lstm` and :mod:`~rnndoc.layers.gru` import it; it imports none of them.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .._validate import check_same_dtype, check_tensor
+
+__all__ = ["check_cell_arguments", "check_devices", "check_real", "input_projection"]
+
+
+def input_projection(x: torch.Tensor, weight_ih: torch.Tensor, bias_ih, bias_hh, mode: str) -> torch.Tensor:
+    r"""The part of every gate that does not depend on h: :math:`x W_{ih}^\top + b_{ih} + b_{hh}`.
+
+    Both biases are folded in, except the GRU's :math:`b_{hn}`, which sits inside
+    :math:`r \odot (h W_{hn}^\top + b_{hn})` and stays in :func:`rnndoc.layers.gru_step`.
+    For a whole sequence this is one matrix product.
+
+    Parameters
+    ----------
+    x : Tensor, shape (..., H_in)
+    weight_ih : Tensor, shape (G*H, H_in)
+        G gate blocks: 1 (RNN), 4 (LSTM), 3 (GRU).
+    bias_ih, bias_hh : Tensor, shape (G*H,), or None
+    mode : {"RNN_TANH", "RNN_RELU", "LSTM", "GRU"}
+        Only ``"GRU"`` changes the result (its :math:`b_{hn}` is left out).
+
+    Returns
+    -------
+    Tensor, shape (..., G*H)
+        Dtype as the matrix product gives it (``x``'s, or the autocast dtype).
+
+    Notes
+    -----
+    Unchecked (called after validation). PyTorch's recurrent-layer documentation.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.layers.shared import input_projection
+    >>> input_projection(torch.ones(5, 2, 3), torch.ones(6, 3), None, torch.ones(6), "GRU")[0, 0]
+    tensor([4., 4., 4., 4., 3., 3.])
+    """
+    if mode == "GRU" and bias_hh is not None:  # b_hn stays inside r * (h W_hn^T + b_hn)
+        bias_hh = torch.cat(
+            [bias_hh[: 2 * (bias_hh.shape[0] // 3)], bias_hh.new_zeros(bias_hh.shape[0] // 3)]
+        )
+    biases = [b for b in (bias_ih, bias_hh) if b is not None]
+    bias = biases[0] + biases[1] if len(biases) == 2 else (biases[0] if biases else None)  # (G*H,)
+    flat = x.reshape(-1, x.shape[-1])  # (L*N, H_in)
+    part = flat @ weight_ih.T if bias is None else torch.addmm(bias, flat, weight_ih.T)  # (L*N, G*H)
+    return part.view(*x.shape[:-1], weight_ih.shape[0])  # (..., G*H)
+
+
+def check_real(name: str, value: torch.Tensor) -> None:
+    """Refuse a complex tensor with a clear ``TypeError`` (rnndoc does not run complex modules)."""
+    if value.is_complex():
+        raise TypeError(
+            f"{name} is {value.dtype}: complex recurrent modules are not supported by rnndoc.layers "
+            "(its equations and gradients are written for real tensors)"
+        )
+
+
+def check_devices(reference: str, tensor: torch.Tensor, **tensors: torch.Tensor | None) -> None:
+    """Raise ``ValueError`` naming the first tensor that is not on ``tensor``'s device, and both devices."""
+    for name, value in tensors.items():
+        if value is not None and value.device != tensor.device:
+            raise ValueError(
+                f"{name} is on device {value.device}, but {reference} is on device {tensor.device}: "
+                "move them to one device"
+            )
+
+
+def _as_batch(name: str, value: object, size: int, unbatched: bool, what: str) -> torch.Tensor:
+    """A cell argument in the caller's layout ((N, size), or (size,) unbatched), returned as (N, size)."""
+    if unbatched:
+        return check_tensor(name, value, (size,), f"({what},) for unbatched input").unsqueeze(0)  # (1, size)
+    return check_tensor(name, value, (None, size), f"(N, {what})")  # (N, size)
+
+
+def check_cell_arguments(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gates: int, out_size=None):
+    """Check one cell step's arguments; return ``x`` (N, H_in), ``h`` (N, H_out), unbatched, H.
+
+    Every message names the argument, the expected shape with its axis names and the actual one;
+    dtypes must agree (``TypeError``), devices too (``ValueError``).
+    """
+    check_tensor("weight_ih", weight_ih, (None, None), "(G*H, H_in)")
+    rows, input_size = weight_ih.shape
+    if rows % gates:
+        raise ValueError(f"weight_ih must have a multiple of {gates} rows (the gate blocks), got {rows}")
+    hidden_size = rows // gates
+    h_size = hidden_size if out_size is None else out_size
+    if not isinstance(input, torch.Tensor) or input.dim() not in (1, 2):
+        got = tuple(input.shape) if isinstance(input, torch.Tensor) else type(input).__name__
+        raise ValueError(f"input must have shape (N, H_in) or (H_in,) with H_in = {input_size}, got {got}")
+    unbatched = input.dim() == 1
+    x = _as_batch("input", input, input_size, unbatched, "H_in")  # (N, H_in)
+    h = _as_batch("hx", hx, h_size, unbatched, "H_out")  # (N, H_out)
+    if h.shape[0] != x.shape[0]:
+        raise ValueError(f"hx must have shape (N, H_out) = ({x.shape[0]}, {h_size}), got {tuple(hx.shape)}")
+    check_tensor("weight_hh", weight_hh, (rows, h_size), "(G*H, H_out)")
+    tensors = {"input": x, "hx": h, "weight_ih": weight_ih, "weight_hh": weight_hh}
+    for name, bias in (("bias_ih", bias_ih), ("bias_hh", bias_hh)):
+        if bias is not None:
+            tensors[name] = check_tensor(name, bias, (rows,), "(G*H,)")
+    check_same_dtype(**tensors)
+    check_devices("input", x, **tensors)
+    return x, h, unbatched, hidden_size
