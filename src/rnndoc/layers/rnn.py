@@ -144,7 +144,7 @@ def rnn_cell(
     >>> rnn_cell(torch.ones(1, 2), torch.zeros(1, 2), torch.eye(2), torch.eye(2)).shape
     torch.Size([1, 2])
     """
-    if nonlinearity not in _ACTIVATIONS:
+    if not isinstance(nonlinearity, str) or nonlinearity not in _ACTIVATIONS:
         raise ValueError(f"nonlinearity must be 'tanh' or 'relu', got {nonlinearity!r}")
     x, h, unbatched, _ = check_cell_arguments(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gates=1)
     x_part = input_projection(x, weight_ih, bias_ih, bias_hh, "RNN_TANH")  # (N, H)

@@ -94,9 +94,11 @@ def check_cell_arguments(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gate
         raise ValueError(f"weight_ih must have a multiple of {gates} rows (the gate blocks), got {rows}")
     hidden_size = rows // gates
     h_size = hidden_size if out_size is None else out_size
-    if not isinstance(input, torch.Tensor) or input.dim() not in (1, 2):
-        got = tuple(input.shape) if isinstance(input, torch.Tensor) else type(input).__name__
-        raise ValueError(f"input must have shape (N, H_in) or (H_in,) with H_in = {input_size}, got {got}")
+    if not isinstance(input, torch.Tensor):
+        raise TypeError(f"input must be a torch.Tensor, got {type(input).__name__}")
+    if input.dim() not in (1, 2):
+        shape = tuple(input.shape)
+        raise ValueError(f"input must have shape (N, H_in) or (H_in,) with H_in = {input_size}, got {shape}")
     unbatched = input.dim() == 1
     x = _as_batch("input", input, input_size, unbatched, "H_in")  # (N, H_in)
     h = _as_batch("hx", hx, h_size, unbatched, "H_out")  # (N, H_out)

@@ -57,7 +57,7 @@ def _direction(x, h, c, w, mode: str, reverse: bool, mask, tape: list | None):
         if mask is None:
             h, c, outputs[t] = h_new, (c_new if mode == "LSTM" else c), h_new
         else:  # past a sequence's end: keep its state, output zeros
-            h = torch.where(mask[t], h_new, h)  # (N, H_out)
+            h = torch.where(mask[t], h_new, h.to(h_new.dtype))  # (N, H_out), in the dtype the step computes
             c = torch.where(mask[t], c_new, c) if mode == "LSTM" else c  # (N, H)
             outputs[t] = h_new * mask[t]  # (N, H_out)
     if tape is not None:
