@@ -6,103 +6,13 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from layer_configs import build, compare, configurations
 from torch import nn
 from torch.nn.utils import prune
 from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence
 
 from rnndoc.layers import backward, forward, gru_cell, lstm_cell, rnn_cell
 from rnndoc.verdict import FLOAT64_ATOL, assert_close
-
-KINDS = ["RNN_TANH", "RNN_RELU", "LSTM", "LSTM_PROJ", "GRU"]
-INPUT_FORMS = ["batched", "unbatched", "packed_sorted", "packed_unsorted"]
-
-
-@st.composite
-def configurations(draw):
-    kind = draw(st.sampled_from(KINDS))
-    hidden_size = draw(st.integers(2 if kind == "LSTM_PROJ" else 1, 6))
-    config = {
-        "kind": kind,
-        "input_size": draw(st.integers(1, 6)),
-        "hidden_size": hidden_size,
-        "num_layers": draw(st.integers(1, 3)),
-        "bidirectional": draw(st.booleans()),
-        "bias": draw(st.booleans()),
-        "batch_first": draw(st.booleans()),
-        "proj_size": draw(st.integers(1, hidden_size - 1)) if kind == "LSTM_PROJ" else 0,
-        "dropout": draw(st.sampled_from([0.0, 0.5])),  # modules are in eval mode: no dropout
-        "form": draw(st.sampled_from(INPUT_FORMS)),
-        "batch": draw(st.integers(1, 4)),
-        "length": draw(st.integers(1, 6)),
-        "give_hx": draw(st.booleans()),
-        "seed": draw(st.integers(0, 2**31 - 1)),
-    }
-    if config["num_layers"] == 1:
-        config["dropout"] = 0.0  # torch warns about dropout on a single layer
-    config["lengths"] = draw(
-        st.lists(st.integers(1, config["length"]), min_size=config["batch"], max_size=config["batch"])
-    )
-    if config["form"] == "packed_sorted":
-        config["lengths"] = sorted(config["lengths"], reverse=True)
-    return config
-
-
-def build(config):
-    """The module (its own initial weights), the input and hx the configuration describes."""
-    torch.manual_seed(config["seed"])
-    kind = config["kind"]
-    common = {k: config[k] for k in ("input_size", "hidden_size", "num_layers", "bidirectional", "bias")}
-    common |= {"batch_first": config["batch_first"], "dropout": config["dropout"], "dtype": torch.float64}
-    if kind.startswith("RNN"):
-        module = nn.RNN(nonlinearity=kind[4:].lower(), **common)
-    elif kind.startswith("LSTM"):
-        module = nn.LSTM(proj_size=config["proj_size"], **common)
-    else:
-        module = nn.GRU(**common)
-    module.eval()
-    n, length = config["batch"], config["length"]
-    d = 2 if config["bidirectional"] else 1
-    h_out = config["proj_size"] or config["hidden_size"]
-    form = config["form"]
-    if form == "unbatched":
-        x = torch.randn(length, config["input_size"], dtype=torch.float64)  # (L, H_in)
-        state_shape = (d * config["num_layers"],)
-    else:
-        x = torch.randn(length, n, config["input_size"], dtype=torch.float64)  # (L, N, H_in)
-        state_shape = (d * config["num_layers"], n)
-        if form.startswith("packed"):
-            lengths = torch.tensor(config["lengths"])
-            x = pack_padded_sequence(x, lengths, enforce_sorted=form == "packed_sorted")
-        elif config["batch_first"]:
-            x = x.transpose(0, 1).contiguous()  # (N, L, H_in)
-    hx = None
-    if config["give_hx"]:
-        h_0 = torch.randn(*state_shape, h_out, dtype=torch.float64)
-        hx = (
-            (h_0, torch.randn(*state_shape, config["hidden_size"], dtype=torch.float64))
-            if "LSTM" in kind
-            else h_0
-        )
-    return module, x, hx
-
-
-def compare(ours, theirs, atol=FLOAT64_ATOL):
-    if isinstance(theirs, PackedSequence):
-        assert isinstance(ours, PackedSequence)
-        assert torch.equal(ours.batch_sizes, theirs.batch_sizes)
-        for name in ("sorted_indices", "unsorted_indices"):
-            a, b = getattr(ours, name), getattr(theirs, name)
-            assert (a is None and b is None) or torch.equal(a, b), name
-        compare(ours.data, theirs.data, atol)
-    elif isinstance(theirs, tuple):
-        assert isinstance(ours, tuple)
-        assert len(ours) == len(theirs)
-        for a, b in zip(ours, theirs, strict=True):
-            compare(a, b, atol)
-    else:
-        assert ours.shape == theirs.shape
-        assert ours.dtype == theirs.dtype
-        assert_close(ours, theirs.detach(), atol=atol)
 
 
 @settings(max_examples=400)
@@ -554,6 +464,7 @@ def test_an_empty_packed_sequence_is_refused():
         (lambda: forward(nn.RNN(3, 4), torch.zeros(5, 2, 3, dtype=torch.complex64)), TypeError,
          "input must have a floating dtype"),
     ],
+    ids=lambda value: value if isinstance(value, str) else None,
 )  # fmt: skip
 def test_the_cells_name_bad_arguments(call, error, match):
     with pytest.raises(error, match=match):

@@ -199,6 +199,12 @@ def backward(module: nn.Module, input, hx=None, grad_output=None, grad_hx=None) 
         raise ValueError("grad_output and grad_hx are both None: give the gradient of at least one")
     if cell and grad_hx is not None:
         raise ValueError("grad_hx must be None for a cell: pass the gradient of its return as grad_output")
+    with torch.no_grad():  # tensor algebra only: nothing for autograd to record
+        return _backward(call, grad_output, grad_hx)
+
+
+def _backward(call: Call, grad_output, grad_hx) -> dict:
+    cell = call.form in ("cell", "unbatched_cell")
     tape = []
     output, h_n, c_n = _run(call, tape)  # (L, N, D*H_out), (lD, N, H_out), (lD, N, H)
     returned = caller_output(call, output, h_n, c_n)
