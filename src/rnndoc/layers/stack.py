@@ -169,7 +169,8 @@ def _direction_backward(d_out, dh, dc, w, record, mode: str, reverse: bool, mask
         "weight_hh": delta_hh.flatten(0, 1).T @ h_prev.flatten(0, 1),  # (G*H, H_out)
     }
     if w["bias_ih"] is not None:
-        grads["bias_ih"], grads["bias_hh"] = delta.sum((0, 1)), delta_hh.sum((0, 1))  # (G*H,)
+        grads["bias_ih"] = delta.sum((0, 1))  # (G*H,)
+        grads["bias_hh"] = grads["bias_ih"].clone() if delta_hh is delta else delta_hh.sum((0, 1))  # (G*H,)
     if w["weight_hr"] is not None:  # h' = m W_hr^T with m = o * tanh(c')
         m = torch.stack([o * tanh_c for _, _, _, o, _, tanh_c in saved])  # (L, N, H)
         grads["weight_hr"] = torch.stack(dh_steps).flatten(0, 1).T @ m.flatten(0, 1)  # (P, H)
