@@ -172,7 +172,7 @@ def test_training_dropout_is_refused():
             torch.zeros(3, 2, 2),
             torch.zeros(1, 1, 3),
             ValueError,
-            r"h_0 must have shape .* = \(1, 2, 3\)",
+            r"hx \(h_0\) must have shape .* = \(1, 2, 3\)",
         ),
         (
             nn.RNN(2, 3, num_layers=2),
@@ -194,7 +194,7 @@ def test_training_dropout_is_refused():
             torch.zeros(3, 1, 2),
             (torch.zeros(1, 1, 2), torch.zeros(1, 1, 2)),
             ValueError,
-            r"c_0 must have shape \(D \* num_layers, N, H\) = \(1, 1, 4\)",
+            r"hx\[1\] \(c_0\) must have shape \(D \* num_layers, N, H\) = \(1, 1, 4\)",
         ),
         (nn.GRU(2, 3), torch.zeros(0, 1, 2), None, ValueError, "at least one time step"),
         (
@@ -293,7 +293,7 @@ def test_parametrized_and_pruned_modules_run():
             nn.LSTM(2, 3),
             torch.zeros(4, 1, 2),
             (None, torch.zeros(1, 1, 3)),
-            r"h_0 must be a torch.Tensor, got NoneType",
+            r"hx\[0\] \(h_0\) must be a torch.Tensor, got NoneType",
         ),
     ],
 )
@@ -419,7 +419,7 @@ def test_the_meta_device_runs(kind):
         (nn.RNN(3, 4), torch.zeros(5, 2, 3), torch.zeros(1, 2, 4, device="meta"),
          "hx \\(h_0\\) is on device meta, but input is on device cpu"),
         (nn.LSTM(3, 4), torch.zeros(5, 2, 3), (torch.zeros(1, 2, 4), torch.zeros(1, 2, 4, device="meta")),
-         "hx \\(c_0\\) is on device meta, but input is on device cpu"),
+         "hx\\[1\\] \\(c_0\\) is on device meta, but input is on device cpu"),
         (nn.GRUCell(3, 4), torch.zeros(2, 3), torch.zeros(2, 4, device="meta"),
          "hx is on device meta, but input is on device cpu"),
         (nn.GRU(3, 4, device="meta"), torch.zeros(5, 2, 3),  None,

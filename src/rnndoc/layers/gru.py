@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import torch
 
-from .shared import check_cell_arguments, input_projection
+from .shared import check_cell_arguments, check_shapes, input_projection
 
 __all__ = ["gru_bias_hn", "gru_cell", "gru_step", "gru_step_backward"]
 
@@ -63,7 +63,8 @@ def gru_step(
 
     Notes
     -----
-    Unchecked (a hot loop). PyTorch's ``torch.nn.GRU`` documentation; Cho et al. (2014).
+    Shapes are checked (a ``ValueError`` names the argument). PyTorch's ``torch.nn.GRU``
+    documentation; Cho et al. (2014).
 
     Examples
     --------
@@ -73,6 +74,7 @@ def gru_step(
     >>> h
     tensor([[0.5000, 0.5000]])
     """
+    check_shapes(x_part=(x_part, "N,3H"), h=(h, "N,H"), weight_hh=(weight_hh, "3H,H"), bias_hn=(bias_hn, "H"))
     hidden_size = h.shape[1]
     hh = h @ weight_hh.T  # (N, 3H)
     hh_n = hh[:, 2 * hidden_size :] if bias_hn is None else hh[:, 2 * hidden_size :] + bias_hn  # (N, H)
@@ -118,7 +120,7 @@ def gru_step_backward(
 
     Notes
     -----
-    Unchecked (a hot loop). PyTorch's ``torch.nn.GRU`` documentation for the forward; the
+    Shapes are checked, as in :func:`gru_step`. PyTorch's ``torch.nn.GRU`` documentation for the forward; the
     gated-gradients chapter derives the r-scaling of :math:`b_{hn}`'s gradient symbolically.
 
     Examples
@@ -131,7 +133,17 @@ def gru_step_backward(
     >>> dh  # only the direct path z * dh' remains when W_hh = 0: z = 1/2
     tensor([[0.5000, 0.5000]])
     """
+    if not (isinstance(saved, tuple | list) and len(saved) == 5):
+        raise TypeError(
+            f"saved must be the tuple (h, r, z, n, hh_n) gru_step returned, got {type(saved).__name__}"
+        )
     h, r, z, n, hh_n = saved
+    names = ("h", "r", "z", "n", "hh_n")
+    check_shapes(
+        dh_next=(dh_next, "N,H"),
+        **{f"saved[{k}] ({n})": (v, "N,H") for k, (n, v) in enumerate(zip(names, saved, strict=True))},
+        weight_hh=(weight_hh, "3H,H"),
+    )
     delta_n = dh_next * (1 - z) * (1 - n * n)  # (N, H)
     delta_z = dh_next * (h - n) * z * (1 - z)  # (N, H)
     delta_r = delta_n * hh_n * r * (1 - r)  # (N, H)

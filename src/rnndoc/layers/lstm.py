@@ -9,9 +9,17 @@ from __future__ import annotations
 import torch
 
 from .._validate import check_same_dtype, check_tensor
-from .shared import _as_batch, check_cell_arguments, check_devices, input_projection
+from .shared import _as_batch, check_cell_arguments, check_devices, check_shapes, input_projection
 
 __all__ = ["lstm_cell", "lstm_step", "lstm_step_backward"]
+
+
+_SAVED = ("i", "f", "g", "o", "c", "tanh_c")
+
+
+def _check_projection(sizes: dict[str, int], weight_hr) -> None:
+    if weight_hr is None and sizes["H_out"] != sizes["H"]:
+        raise ValueError(f"h has {sizes['H_out']} features but c has {sizes['H']}: give weight_hr (P, H)")
 
 
 def lstm_step(
@@ -47,7 +55,7 @@ def lstm_step(
 
     Notes
     -----
-    Unchecked (a hot loop); the sigmoid is taken of all four blocks at once and the g block's
+    Shapes are checked (a ``ValueError`` names the argument); the sigmoid is taken of all four blocks at once and the g block's
     is discarded, which is cheaper than slicing first. PyTorch's ``torch.nn.LSTM``
     documentation; Hochreiter and Schmidhuber (1997), forget gate of Gers et al. (2000).
 
@@ -59,6 +67,11 @@ def lstm_step(
     >>> c  # f = sigmoid(0) = 1/2 keeps half of c; g = tanh(0) = 0 adds nothing
     tensor([[0.5000, 0.5000]])
     """
+    sizes = check_shapes(
+        x_part=(x_part, "N,4H"), h=(h, "N,H_out"), c=(c, "N,H"), weight_hh=(weight_hh, "4H,H_out"),
+        weight_hr=(weight_hr, "H_out,H"),
+    )  # fmt: skip
+    _check_projection(sizes, weight_hr)
     hidden_size = c.shape[1]
     gates = torch.addmm(x_part, h, weight_hh.T)  # (N, 4H)
     i, f, _, o = torch.sigmoid(gates).chunk(4, dim=1)  # each (N, H); the g block is unused
@@ -117,7 +130,7 @@ def lstm_step_backward(
 
     Notes
     -----
-    Unchecked (a hot loop). Graves (2012), *Supervised Sequence Labelling with Recurrent
+    Shapes are checked, as in :func:`lstm_step`. Graves (2012), *Supervised Sequence Labelling with Recurrent
     Neural Networks*, ch. 4; the gated-gradients chapter derives the same step Jacobians.
 
     Examples
@@ -130,7 +143,17 @@ def lstm_step_backward(
     >>> dc  # dc'/dc = f = 1/2
     tensor([[0.5000, 0.5000]])
     """
+    if not (isinstance(saved, tuple | list) and len(saved) == 6):
+        raise TypeError(
+            f"saved must be the tuple (i, f, g, o, c, tanh(c')) lstm_step returned, got {type(saved).__name__}"
+        )
     i, f, g, o, c, tanh_c = saved
+    sizes = check_shapes(
+        dh_next=(dh_next, "N,H_out"), dc_next=(dc_next, "N,H"),
+        **{f"saved[{k}] ({n})": (v, "N,H") for k, (n, v) in enumerate(zip(_SAVED, saved, strict=True))},
+        weight_hh=(weight_hh, "4H,H_out"), weight_hr=(weight_hr, "H_out,H"),
+    )  # fmt: skip
+    _check_projection(sizes, weight_hr)
     dm = dh_next if weight_hr is None else dh_next @ weight_hr  # (N, H)
     dc = dc_next + dm * o * (1 - tanh_c * tanh_c)  # (N, H)
     di, df, dg, do = dc * g, dc * c, dc * i, dm * tanh_c  # each (N, H)

@@ -113,14 +113,18 @@ def _state(module, name, value, size, x, form, weight, required):
         raise TypeError(f"{name} must be a torch.Tensor, got {type(value).__name__}")
     if tuple(value.shape) != shape:
         hint = ""
-        if name == "h_0" and getattr(module, "proj_size", 0) and value.shape[-1] == module.hidden_size:
+        if (
+            name.endswith("(h_0)")
+            and getattr(module, "proj_size", 0)
+            and value.shape[-1] == module.hidden_size
+        ):
             hint = f" (with proj_size={module.proj_size}, h_0 has proj_size features, not hidden_size)"
         if form == "unbatched" and value.dim() != 2:
             hint += " (unbatched input takes an unbatched state)"
         raise ValueError(f"{name} must have shape {labels} = {shape}, got {tuple(value.shape)}{hint}")
     check_tensor(name, value, shape, labels)
     check_same_dtype(weight_ih_l0=weight, **{name: value})
-    check_devices("input", x, **{f"hx ({name})": value})
+    check_devices("input", x, **{name: value})
     return value.unsqueeze(1) if form == "unbatched" else value  # (D * num_layers, N, size)
 
 
@@ -174,10 +178,10 @@ def read_call(module: nn.Module, input, hx) -> Call:
         if hx is not None and not (isinstance(hx, tuple | list) and len(hx) == 2):
             raise TypeError(f"hx of an LSTM must be a pair (h_0, c_0), got {type(hx).__name__}")
         h, c = (None, None) if hx is None else hx
-        h_0 = _state(module, "h_0", h, h_out, x, form, weight, hx is not None)
-        c_0 = _state(module, "c_0", c, module.hidden_size, x, form, weight, hx is not None)
+        h_0 = _state(module, "hx[0] (h_0)", h, h_out, x, form, weight, hx is not None)
+        c_0 = _state(module, "hx[1] (c_0)", c, module.hidden_size, x, form, weight, hx is not None)
     else:
-        h_0, c_0 = _state(module, "h_0", hx, h_out, x, form, weight, False), None
+        h_0, c_0 = _state(module, "hx (h_0)", hx, h_out, x, form, weight, False), None
     call = Call(
         mode, module.num_layers, module.bidirectional, names, params, x, h_0, c_0, lengths, form, input
     )

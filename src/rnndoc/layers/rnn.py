@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import torch
 
-from .shared import check_cell_arguments, input_projection
+from .shared import check_cell_arguments, check_shapes, input_projection
 
 __all__ = ["rnn_cell", "rnn_step", "rnn_step_backward"]
 
 _ACTIVATIONS = {"tanh": torch.tanh, "relu": torch.relu}
+
+
+def _check_nonlinearity(nonlinearity: object) -> None:
+    if not isinstance(nonlinearity, str) or nonlinearity not in _ACTIVATIONS:
+        raise ValueError(f"nonlinearity must be 'tanh' or 'relu', got {nonlinearity!r}")
 
 
 def rnn_step(
@@ -36,8 +41,8 @@ def rnn_step(
 
     Notes
     -----
-    Unchecked (a hot loop): :func:`rnn_cell` and :func:`rnndoc.layers.forward` validate their
-    arguments first. PyTorch's ``torch.nn.RNNCell`` documentation; Elman (1990).
+    Shapes are checked (a ``ValueError`` names the argument); dtypes may mix as autocast
+    mixes them. PyTorch's ``torch.nn.RNNCell`` documentation; Elman (1990).
 
     Examples
     --------
@@ -46,6 +51,8 @@ def rnn_step(
     >>> rnn_step(torch.zeros(1, 2), torch.ones(1, 2), torch.eye(2), "relu")
     tensor([[1., 1.]])
     """
+    _check_nonlinearity(nonlinearity)
+    check_shapes(x_part=(x_part, "N,H"), h=(h, "N,H"), weight_hh=(weight_hh, "H,H"))
     return _ACTIVATIONS[nonlinearity](torch.addmm(x_part, h, weight_hh.T))  # (N, H)
 
 
@@ -82,7 +89,7 @@ def rnn_step_backward(
 
     Notes
     -----
-    Unchecked (a hot loop). The BPTT recursion of the book's BPTT chapter, batched; Werbos (1990).
+    Shapes are checked, as in :func:`rnn_step`. The BPTT recursion of the book's BPTT chapter, batched; Werbos (1990).
 
     Examples
     --------
@@ -92,6 +99,8 @@ def rnn_step_backward(
     >>> delta, dh  # tanh'(0) = 1, then through W_hh = 2 I
     (tensor([[1., 1.]]), tensor([[2., 2.]]))
     """
+    _check_nonlinearity(nonlinearity)
+    check_shapes(dh_next=(dh_next, "N,H"), h_next=(h_next, "N,H"), weight_hh=(weight_hh, "H,H"))
     slope = 1 - h_next * h_next if nonlinearity == "tanh" else (h_next > 0).to(h_next.dtype)  # (N, H)
     delta = dh_next * slope  # (N, H)
     return delta, delta @ weight_hh  # (N, H), (N, H)
@@ -144,8 +153,7 @@ def rnn_cell(
     >>> rnn_cell(torch.ones(1, 2), torch.zeros(1, 2), torch.eye(2), torch.eye(2)).shape
     torch.Size([1, 2])
     """
-    if not isinstance(nonlinearity, str) or nonlinearity not in _ACTIVATIONS:
-        raise ValueError(f"nonlinearity must be 'tanh' or 'relu', got {nonlinearity!r}")
+    _check_nonlinearity(nonlinearity)
     x, h, unbatched, _ = check_cell_arguments(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gates=1)
     x_part = input_projection(x, weight_ih, bias_ih, bias_hh, "RNN_TANH")  # (N, H)
     h_next = rnn_step(x_part, h, weight_hh, nonlinearity)  # (N, H)

@@ -6,11 +6,14 @@ The lowest module of :mod:`rnndoc.layers`: :mod:`~rnndoc.layers.rnn`,
 
 from __future__ import annotations
 
+import functools
+import re
+
 import torch
 
 from .._validate import check_same_dtype, check_tensor
 
-__all__ = ["check_cell_arguments", "check_devices", "check_real", "input_projection"]
+__all__ = ["input_projection"]
 
 
 def input_projection(x: torch.Tensor, weight_ih: torch.Tensor, bias_ih, bias_hh, mode: str) -> torch.Tensor:
@@ -45,6 +48,21 @@ def input_projection(x: torch.Tensor, weight_ih: torch.Tensor, bias_ih, bias_hh,
     >>> input_projection(torch.ones(5, 2, 3), torch.ones(6, 3), None, torch.ones(6), "GRU")[0, 0]
     tensor([4., 4., 4., 4., 3., 3.])
     """
+    if mode not in ("RNN_TANH", "RNN_RELU", "LSTM", "GRU"):
+        raise ValueError(f"mode must be 'RNN_TANH', 'RNN_RELU', 'LSTM' or 'GRU', got {mode!r}")
+    if not isinstance(x, torch.Tensor) or x.dim() < 1:
+        raise TypeError(f"x must be a torch.Tensor of shape (..., H_in), got {type(x).__name__}")
+    h_in = x.shape[-1]
+    if isinstance(weight_ih, torch.Tensor) and weight_ih.dim() == 2 and weight_ih.shape[1] != h_in:
+        raise ValueError(
+            f"x must have shape (..., H_in) with H_in = {weight_ih.shape[1]} (weight_ih's), got {tuple(x.shape)}"
+        )
+    check_shapes(
+        x=(x.reshape(-1, h_in), "M,H_in"),
+        weight_ih=(weight_ih, "GH,H_in"),
+        bias_ih=(bias_ih, "GH"),
+        bias_hh=(bias_hh, "GH"),
+    )
     if mode == "GRU" and bias_hh is not None:  # b_hn stays inside r * (h W_hn^T + b_hn)
         bias_hh = torch.cat(
             [bias_hh[: 2 * (bias_hh.shape[0] // 3)], bias_hh.new_zeros(bias_hh.shape[0] // 3)]
@@ -54,6 +72,39 @@ def input_projection(x: torch.Tensor, weight_ih: torch.Tensor, bias_ih, bias_hh,
     flat = x.reshape(-1, x.shape[-1])  # (L*N, H_in)
     part = flat @ weight_ih.T if bias is None else torch.addmm(bias, flat, weight_ih.T)  # (L*N, G*H)
     return part.view(*x.shape[:-1], weight_ih.shape[0])  # (..., G*H)
+
+
+def check_shapes(**named: tuple[object, str]) -> dict[str, int]:
+    """Check tensors against axis labels that must agree across them; return the axis sizes.
+
+    ``check_shapes(x_part=(x_part, "N,4H"), h=(h, "N,H"))`` requires two floating 2-D
+    tensors whose first axes agree and whose second sizes are 4H and H for one H. A value of
+    None is skipped (an optional weight). Raises ``TypeError`` for a non-tensor or a
+    non-floating one and ``ValueError`` for a shape, each naming the argument, the expected
+    shape with its axis names and the actual one.
+    """
+    sizes: dict[str, int] = {}
+    for name, (value, labels) in named.items():
+        if value is None:
+            continue
+        axes = _axes(labels)
+        if not isinstance(value, torch.Tensor) or not value.is_floating_point() or value.dim() != len(axes):
+            check_tensor(name, value, (None,) * len(axes), f"({labels.replace(',', ', ')})")  # raises
+        for (factor, symbol), size in zip(axes, value.shape, strict=True):
+            expected = sizes.setdefault(symbol, size // factor)
+            if size != factor * expected:
+                known = {symbol: sizes[symbol] for _, symbol in axes if symbol in sizes}
+                raise ValueError(
+                    f"{name} must have shape ({labels.replace(',', ', ')}) with {known}, got {tuple(value.shape)}"
+                )
+    return sizes
+
+
+@functools.cache
+def _axes(labels: str) -> tuple[tuple[int, str], ...]:
+    """``"N,4H"`` -> ((1, "N"), (4, "H")): each axis's multiple of its symbol."""
+    pairs = (re.fullmatch(r"(\d*)(\w+)", axis.strip()).groups() for axis in labels.split(","))
+    return tuple((int(digits or 1), symbol) for digits, symbol in pairs)
 
 
 def check_real(name: str, value: torch.Tensor) -> None:
@@ -112,3 +163,31 @@ def check_cell_arguments(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gate
     check_same_dtype(**tensors)
     check_devices("input", x, **tensors)
     return x, h, unbatched, hidden_size
+
+
+def check_stack_arguments(input, h_0, c_0, params, mode, num_layers, bidirectional) -> None:
+    """Check :func:`rnndoc.layers.stack.run_layers`'s arguments; each error names the argument."""
+    if mode not in ("RNN_TANH", "RNN_RELU", "LSTM", "GRU"):
+        raise ValueError(f"mode must be 'RNN_TANH', 'RNN_RELU', 'LSTM' or 'GRU', got {mode!r}")
+    if isinstance(num_layers, bool) or not isinstance(num_layers, int):
+        raise TypeError(f"num_layers must be an int, got {type(num_layers).__name__}")
+    if num_layers < 1:
+        raise ValueError(f"num_layers must be at least 1, got {num_layers}")
+    if not isinstance(bidirectional, bool):
+        raise TypeError(f"bidirectional must be a bool, got {type(bidirectional).__name__}")
+    if not isinstance(params, dict):
+        raise TypeError(f"params must be a dict of PyTorch's weight names, got {type(params).__name__}")
+    stacked = num_layers * (2 if bidirectional else 1)
+    sizes = check_shapes(input=(input, "L,N,H_in"), h_0=(h_0, "S,N,H_out"), c_0=(c_0, "S,N,H"))
+    if sizes["S"] != stacked:
+        raise ValueError(f"h_0 must have D * num_layers = {stacked} rows, got {tuple(h_0.shape)}")
+    if (mode == "LSTM") != (c_0 is not None):
+        raise ValueError(f"c_0 must be given for an LSTM and only then (mode={mode!r})")
+    suffixes = ["", "_reverse"] if bidirectional else [""]
+    for name in (
+        f"{kind}_l{k}{s}" for k in range(num_layers) for s in suffixes for kind in ("weight_ih", "weight_hh")
+    ):
+        if name not in params:
+            raise ValueError(f"params must hold {name!r} (PyTorch's name), got {sorted(params)}")
+        if not isinstance(params[name], torch.Tensor):
+            raise TypeError(f"params[{name!r}] must be a torch.Tensor, got {type(params[name]).__name__}")

@@ -18,7 +18,7 @@ import torch
 from .gru import gru_bias_hn, gru_step, gru_step_backward
 from .lstm import lstm_step, lstm_step_backward
 from .rnn import rnn_step, rnn_step_backward
-from .shared import input_projection
+from .shared import check_shapes, check_stack_arguments, input_projection
 
 __all__ = ["run_layers", "run_layers_backward"]
 
@@ -110,7 +110,8 @@ def run_layers(
     -----
     The layout of ``h_0``/``h_n`` and of the weights follows PyTorch's ``torch.nn.RNN``,
     ``torch.nn.LSTM`` and ``torch.nn.GRU`` documentation; bidirectional RNNs are Schuster
-    and Paliwal (1997). Inputs are not validated here: :func:`rnndoc.layers.forward` does.
+    and Paliwal (1997). Shapes, flags and weight names are checked; :func:`rnndoc.layers.forward`
+    checks more (dtypes, devices, the caller's layouts).
 
     Examples
     --------
@@ -122,6 +123,7 @@ def run_layers(
     >>> out.shape, h_n.shape  # (L, N, D * H_out), (D * num_layers, N, H_out)
     (torch.Size([5, 2, 8]), torch.Size([4, 2, 4]))
     """
+    check_stack_arguments(input, h_0, c_0, params, mode, num_layers, bidirectional)
     directions, mask = 2 if bidirectional else 1, _mask(lengths, input)
     x, h_n, c_n = input, [], []  # x: (L, N, H_in)
     for layer in range(num_layers):
@@ -218,8 +220,8 @@ def run_layers_backward(
 
     Notes
     -----
-    Unchecked (:func:`rnndoc.layers.backward` validates). BPTT as in Werbos (1990); the
-    layouts are PyTorch's.
+    Shapes are checked; :func:`rnndoc.layers.backward` checks more. BPTT as in Werbos (1990);
+    the layouts are PyTorch's.
 
     Examples
     --------
@@ -235,6 +237,11 @@ def run_layers_backward(
     >>> dx.shape, dh_0.shape, grads["weight_hh_l0"].shape
     (torch.Size([5, 2, 3]), torch.Size([1, 2, 4]), torch.Size([4, 4]))
     """
+    if not isinstance(tape, list) or len(tape) != num_layers * (2 if bidirectional else 1):
+        raise ValueError("tape must be the list run_layers filled with the same arguments")
+    check_shapes(
+        grad_output=(grad_output, "L,N,DH"), grad_h_n=(grad_h_n, "S,N,H_out"), grad_c_n=(grad_c_n, "S,N,H")
+    )
     directions, mask = 2 if bidirectional else 1, _mask(lengths, grad_output)
     grad_h_0, grad_c_0, grads = [None] * len(tape), [None] * len(tape), {}
     d_layer = grad_output  # (L, N, D*H_out)
