@@ -99,3 +99,22 @@ def compare(ours, theirs, atol=FLOAT64_ATOL):
         assert ours.shape == theirs.shape
         assert ours.dtype == theirs.dtype
         assert_close(ours, theirs.detach(), atol=atol)
+
+
+@st.composite
+def cells(draw):
+    """A float64 RNNCell/LSTMCell/GRUCell with its own initial weights, an input and hx (or None)."""
+    kind = draw(st.sampled_from(["RNN_TANH", "RNN_RELU", "LSTM", "GRU"]))
+    input_size, hidden_size, bias = draw(st.integers(1, 5)), draw(st.integers(1, 5)), draw(st.booleans())
+    batch, give_hx = draw(st.sampled_from([None, 1, 3])), draw(st.booleans())
+    torch.manual_seed(draw(st.integers(0, 2**31 - 1)))
+    kw = {"bias": bias, "dtype": torch.float64}
+    if kind.startswith("RNN"):
+        cell = nn.RNNCell(input_size, hidden_size, nonlinearity=kind[4:].lower(), **kw)
+    else:
+        cell = (nn.LSTMCell if kind == "LSTM" else nn.GRUCell)(input_size, hidden_size, **kw)
+    shape = () if batch is None else (batch,)
+    x = torch.randn(*shape, input_size, dtype=torch.float64)  # (N, H_in) or (H_in,)
+    h = torch.randn(*shape, hidden_size, dtype=torch.float64)  # (N, H) or (H,)
+    hx = ((h, torch.randn_like(h)) if kind == "LSTM" else h) if give_hx else None
+    return cell, x, hx

@@ -13,7 +13,7 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from layer_configs import build, configurations
+from layer_configs import build, cells, configurations
 from torch import nn
 from torch.nn.utils import prune
 from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_sequence
@@ -21,7 +21,6 @@ from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_
 from rnndoc.layers import backward, forward
 
 ATOL = 1e-12  # two float64 computations of the same sums: round-off only
-CELLS = {"RNN_TANH": nn.RNNCell, "RNN_RELU": nn.RNNCell, "LSTM": nn.LSTMCell, "GRU": nn.GRUCell}
 
 
 def _data(value):
@@ -112,33 +111,23 @@ def test_backward_matches_autograd(config, given_grads):
 
 
 @settings(max_examples=60)
-@given(
-    st.sampled_from(list(CELLS)),
-    st.integers(1, 5),
-    st.integers(1, 5),
-    st.booleans(),
-    st.sampled_from([None, 1, 3]),
-    st.booleans(),
-    st.integers(0, 2**31 - 1),
-)
-def test_cell_backward_matches_autograd(kind, input_size, hidden_size, bias, batch, give_hx, seed):
-    torch.manual_seed(seed)
-    extra = {"nonlinearity": kind[4:].lower()} if kind.startswith("RNN") else {}
-    cell = CELLS[kind](input_size, hidden_size, bias=bias, dtype=torch.float64, **extra)
-    shape = () if batch is None else (batch,)
-    x = torch.randn(*shape, input_size, dtype=torch.float64)
-    h = torch.randn(*shape, hidden_size, dtype=torch.float64)
-    hx = ((h, torch.randn_like(h)) if kind == "LSTM" else h) if give_hx else None
+@given(cells(), st.integers(0, 2**31 - 1))
+def test_cell_backward_matches_autograd(cell_x_hx, seed):
+    cell, x, hx = cell_x_hx
+    kind = type(cell).__name__
     grad = _like(forward(cell, x, hx), torch.Generator().manual_seed(seed))
     ours = guarded_backward(cell, x, hx, grad)
 
     leaves = [x.clone().requires_grad_()] + [s.clone().requires_grad_() for s in _flat(hx)]
     if hx is None:
-        leaves += [torch.zeros_like(h).requires_grad_() for _ in range(2 if kind == "LSTM" else 1)]
+        leaves += [
+            x.new_zeros(*x.shape[:-1], cell.hidden_size).requires_grad_()
+            for _ in range(2 if kind == "LSTMCell" else 1)
+        ]
     params = dict(cell.named_parameters())
-    returned = cell(leaves[0], tuple(leaves[1:]) if kind == "LSTM" else leaves[1])
+    returned = cell(leaves[0], tuple(leaves[1:]) if kind == "LSTMCell" else leaves[1])
     found = torch.autograd.grad(_flat(returned), [*leaves, *params.values()], _flat(grad))
-    expected = {"input": found[0], "hx": (found[1], found[2]) if kind == "LSTM" else found[1]}
+    expected = {"input": found[0], "hx": (found[1], found[2]) if kind == "LSTMCell" else found[1]}
     assert_same_gradients(ours, expected | dict(zip(params, found[len(leaves) :], strict=True)))
 
 

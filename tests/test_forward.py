@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 from hypothesis import given, settings
-from hypothesis import strategies as st
-from layer_configs import build, compare, configurations
+from layer_configs import build, cells, compare, configurations
 from torch import nn
 from torch.nn.utils import prune
 from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence
@@ -70,28 +69,9 @@ def test_gradients_match_the_module(config):
 
 
 @settings(max_examples=100)
-@given(
-    st.sampled_from(["RNN_TANH", "RNN_RELU", "LSTM", "GRU"]),
-    st.integers(1, 5),
-    st.integers(1, 5),
-    st.booleans(),
-    st.sampled_from([None, 1, 3]),
-    st.booleans(),
-    st.integers(0, 2**31 - 1),
-)
-def test_cells_match(kind, input_size, hidden_size, bias, batch, give_hx, seed):
-    torch.manual_seed(seed)
-    kw = {"bias": bias, "dtype": torch.float64}
-    if kind.startswith("RNN"):
-        cell = nn.RNNCell(input_size, hidden_size, nonlinearity=kind[4:].lower(), **kw)
-    else:
-        cell = (nn.LSTMCell if kind == "LSTM" else nn.GRUCell)(input_size, hidden_size, **kw)
-    shape = () if batch is None else (batch,)
-    x = torch.randn(*shape, input_size, dtype=torch.float64)
-    hx = None
-    if give_hx:
-        h = torch.randn(*shape, hidden_size, dtype=torch.float64)
-        hx = (h, torch.randn(*shape, hidden_size, dtype=torch.float64)) if kind == "LSTM" else h
+@given(cells())
+def test_cells_match(cell_x_hx):
+    cell, x, hx = cell_x_hx
     with pytest.MonkeyPatch.context() as patch:
         for cls in (nn.RNNCell, nn.LSTMCell, nn.GRUCell):
             patch.setattr(cls, "forward", _refuse)

@@ -5,10 +5,9 @@ Layer k reads the previous layer's output, the concatenation of its two directio
 is one matrix product over the whole sequence; the loop over time carries only the
 recurrent product. With ``lengths`` (variable-length sequences), a sequence's state stops
 changing after its last step and its outputs there are zero, so the reverse direction of
-each sequence starts at its own end. The backward sweep runs the same loops the other way:
-top layer first, each direction against its own time order, each step's backward beside
-its step (:mod:`~rnndoc.layers.rnn`, :mod:`~rnndoc.layers.lstm`, :mod:`~rnndoc.layers.gru`);
-the weight gradients are summed over time after the loop, one matrix product each.
+each sequence starts at its own end. The backward sweep runs the same loops the other way
+(top layer first, each direction against its time order); the weight gradients are summed
+over time after the loop, one matrix product each.
 """
 
 from __future__ import annotations
@@ -227,14 +226,12 @@ def run_layers_backward(
     --------
     >>> import torch
     >>> from rnndoc.layers.stack import run_layers, run_layers_backward
-    >>> rnn = torch.nn.RNN(3, 4, dtype=torch.float64)
-    >>> params, tape = {k: v.detach() for k, v in rnn.named_parameters()}, []
-    >>> x, h_0 = torch.randn(5, 2, 3, dtype=torch.float64), torch.zeros(1, 2, 4, dtype=torch.float64)
-    >>> out, h_n, _ = run_layers(x, h_0, None, params, mode="RNN_TANH", num_layers=1, bidirectional=False,
-    ...                          tape=tape)
+    >>> params, tape = {k: v.detach() for k, v in torch.nn.RNN(3, 4).named_parameters()}, []
+    >>> flags = {"mode": "RNN_TANH", "num_layers": 1, "bidirectional": False}
+    >>> out, h_n, _ = run_layers(torch.randn(5, 2, 3), torch.zeros(1, 2, 4), None, params, tape=tape, **flags)
     >>> dx, dh_0, _, grads = run_layers_backward(tape, torch.ones_like(out), torch.zeros_like(h_n), None,
-    ...                                          params, mode="RNN_TANH", num_layers=1, bidirectional=False)
-    >>> dx.shape, dh_0.shape, grads["weight_hh_l0"].shape
+    ...                                          params, **flags)
+    >>> dx.shape, dh_0.shape, grads["weight_hh_l0"].shape  # (L, N, H_in), (D * num_layers, N, H_out)
     (torch.Size([5, 2, 3]), torch.Size([1, 2, 4]), torch.Size([4, 4]))
     """
     if not isinstance(tape, list) or len(tape) != num_layers * (2 if bidirectional else 1):
