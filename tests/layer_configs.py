@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from torch import nn
 from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence
 
-from rnndoc.checks import FLOAT64_ATOL, assert_close
+from rnndoc.verdict import FLOAT64_ATOL, assert_close
 
 KINDS = ["RNN_TANH", "RNN_RELU", "LSTM", "LSTM_PROJ", "GRU"]
 INPUT_FORMS = ["batched", "unbatched", "packed_sorted", "packed_unsorted"]
