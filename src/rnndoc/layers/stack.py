@@ -44,15 +44,16 @@ def _direction(x, h, c, w, mode: str, reverse: bool, mask, tape: list | None):
     bias_hn = gru_bias_hn(w["bias_hh"]) if mode == "GRU" else None
     outputs, h_prev, saved = [None] * length, [None] * length, [None] * length
     for t in reversed(range(length)) if reverse else range(length):
-        h_prev[t] = h  # (N, H_out): the state step t starts from
         if mode == "LSTM":
-            h_new, c_new, saved[t] = lstm_step(x_part[t], h, c, w["weight_hh"], w["weight_hr"])  # (N, H_out)
+            h_new, c_new, step_saved = lstm_step(
+                x_part[t], h, c, w["weight_hh"], w["weight_hr"]
+            )  # (N, H_out)
         elif mode == "GRU":
-            h_new, saved[t] = gru_step(x_part[t], h, w["weight_hh"], bias_hn)  # (N, H)
+            h_new, step_saved = gru_step(x_part[t], h, w["weight_hh"], bias_hn)  # (N, H)
         else:
-            h_new = saved[t] = rnn_step(
-                x_part[t], h, w["weight_hh"], "tanh" if mode == "RNN_TANH" else "relu"
-            )
+            h_new = step_saved = rnn_step(x_part[t], h, w["weight_hh"], mode[4:].lower())  # (N, H)
+        if tape is not None:  # kept for the backward sweep only: the state step t started from, and more
+            h_prev[t], saved[t] = h, step_saved  # (N, H_out), tuple
         if mask is None:
             h, c, outputs[t] = h_new, (c_new if mode == "LSTM" else c), h_new
         else:  # past a sequence's end: keep its state, output zeros
