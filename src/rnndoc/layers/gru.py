@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import torch
 
-from .shared import check_cell_arguments, check_shapes, input_projection
+from .shared import _check_saved, _saved_labels, check_cell_arguments, check_shapes, input_projection
 
 __all__ = ["gru_bias_hn", "gru_cell", "gru_step", "gru_step_backward"]
 
@@ -36,7 +36,12 @@ def gru_bias_hn(bias_hh: torch.Tensor | None) -> torch.Tensor | None:
 
 
 def gru_step(
-    x_part: torch.Tensor, h: torch.Tensor, weight_hh: torch.Tensor, bias_hn: torch.Tensor | None
+    x_part: torch.Tensor,
+    h: torch.Tensor,
+    weight_hh: torch.Tensor,
+    bias_hn: torch.Tensor | None,
+    *,
+    check: bool = True,
 ) -> tuple[torch.Tensor, tuple[torch.Tensor, ...]]:
     r"""One GRU step from the precomputed input projection (PyTorch's form, gate blocks r, z, n).
 
@@ -54,6 +59,8 @@ def gru_step(
     h : Tensor, shape (N, H)
     weight_hh : Tensor, shape (3H, H)
     bias_hn : Tensor, shape (H,), or None
+    check : bool, default True
+        False skips the argument checks (the stack checks its arguments once, not per step).
 
     Returns
     -------
@@ -74,7 +81,10 @@ def gru_step(
     >>> h
     tensor([[0.5000, 0.5000]])
     """
-    check_shapes(x_part=(x_part, "N,3H"), h=(h, "N,H"), weight_hh=(weight_hh, "3H,H"), bias_hn=(bias_hn, "H"))
+    if check:
+        check_shapes(
+            x_part=(x_part, "N,3H"), h=(h, "N,H"), weight_hh=(weight_hh, "3H,H"), bias_hn=(bias_hn, "H")
+        )
     hidden_size = h.shape[1]
     hh = h @ weight_hh.T  # (N, 3H)
     hh_n = hh[:, 2 * hidden_size :] if bias_hn is None else hh[:, 2 * hidden_size :] + bias_hn  # (N, H)
@@ -85,7 +95,7 @@ def gru_step(
 
 
 def gru_step_backward(
-    dh_next: torch.Tensor, saved: tuple[torch.Tensor, ...], weight_hh: torch.Tensor
+    dh_next: torch.Tensor, saved: tuple[torch.Tensor, ...], weight_hh: torch.Tensor, *, check: bool = True
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     r"""Backward of :func:`gru_step`, with the reset gate visible on :math:`b_{hn}`'s path.
 
@@ -109,6 +119,8 @@ def gru_step_backward(
     saved : tuple (h, r, z, n, hh_n) of Tensor, each (N, H)
         As :func:`gru_step` returned it.
     weight_hh : Tensor, shape (3H, H)
+    check : bool, default True
+        False skips the argument checks (the stack checks its arguments once, not per step).
 
     Returns
     -------
@@ -133,17 +145,14 @@ def gru_step_backward(
     >>> dh  # only the direct path z * dh' remains when W_hh = 0: z = 1/2
     tensor([[0.5000, 0.5000]])
     """
-    if not (isinstance(saved, tuple | list) and len(saved) == 5):
-        raise TypeError(
-            f"saved must be the tuple (h, r, z, n, hh_n) gru_step returned, got {type(saved).__name__}"
+    if check:
+        _check_saved(saved, ("h", "r", "z", "n", "hh_n"), "gru_step")
+        check_shapes(
+            dh_next=(dh_next, "N,H"),
+            weight_hh=(weight_hh, "3H,H"),
+            **_saved_labels(saved, ("h", "r", "z", "n", "hh_n")),
         )
     h, r, z, n, hh_n = saved
-    names = ("h", "r", "z", "n", "hh_n")
-    check_shapes(
-        dh_next=(dh_next, "N,H"),
-        **{f"saved[{k}] ({n})": (v, "N,H") for k, (n, v) in enumerate(zip(names, saved, strict=True))},
-        weight_hh=(weight_hh, "3H,H"),
-    )
     delta_n = dh_next * (1 - z) * (1 - n * n)  # (N, H)
     delta_z = dh_next * (h - n) * z * (1 - z)  # (N, H)
     delta_r = delta_n * hh_n * r * (1 - r)  # (N, H)

@@ -9,7 +9,15 @@ from __future__ import annotations
 import torch
 
 from .._validate import check_same_dtype, check_tensor
-from .shared import _as_batch, check_cell_arguments, check_devices, check_shapes, input_projection
+from .shared import (
+    _as_batch,
+    _check_saved,
+    _saved_labels,
+    check_cell_arguments,
+    check_devices,
+    check_shapes,
+    input_projection,
+)
 
 __all__ = ["lstm_cell", "lstm_step", "lstm_step_backward"]
 
@@ -17,8 +25,10 @@ __all__ = ["lstm_cell", "lstm_step", "lstm_step_backward"]
 _SAVED = ("i", "f", "g", "o", "c", "tanh_c")
 
 
-def _check_projection(sizes: dict[str, int], weight_hr) -> None:
-    if weight_hr is None and sizes["H_out"] != sizes["H"]:
+def _check(**named) -> None:
+    """Shapes agree (:func:`rnndoc.layers.shared.check_shapes`) and, without a projection, H_out = H."""
+    sizes = check_shapes(**named)
+    if named["weight_hr"][0] is None and sizes["H_out"] != sizes["H"]:
         raise ValueError(f"h has {sizes['H_out']} features but c has {sizes['H']}: give weight_hr (P, H)")
 
 
@@ -28,6 +38,8 @@ def lstm_step(
     c: torch.Tensor,
     weight_hh: torch.Tensor,
     weight_hr: torch.Tensor | None,
+    *,
+    check: bool = True,
 ) -> tuple[torch.Tensor, torch.Tensor, tuple[torch.Tensor, ...]]:
     r"""One LSTM step from the precomputed input projection.
 
@@ -45,6 +57,8 @@ def lstm_step(
     c : Tensor, shape (N, H)
     weight_hh : Tensor, shape (4H, H_out)
     weight_hr : Tensor, shape (P, H), or None
+    check : bool, default True
+        False skips the argument checks (the stack checks its arguments once, not per step).
 
     Returns
     -------
@@ -67,11 +81,9 @@ def lstm_step(
     >>> c  # f = sigmoid(0) = 1/2 keeps half of c; g = tanh(0) = 0 adds nothing
     tensor([[0.5000, 0.5000]])
     """
-    sizes = check_shapes(
-        x_part=(x_part, "N,4H"), h=(h, "N,H_out"), c=(c, "N,H"), weight_hh=(weight_hh, "4H,H_out"),
-        weight_hr=(weight_hr, "H_out,H"),
-    )  # fmt: skip
-    _check_projection(sizes, weight_hr)
+    if check:
+        _check(x_part=(x_part, "N,4H"), h=(h, "N,H_out"), c=(c, "N,H"), weight_hh=(weight_hh, "4H,H_out"),
+               weight_hr=(weight_hr, "H_out,H"))  # fmt: skip
     hidden_size = c.shape[1]
     gates = torch.addmm(x_part, h, weight_hh.T)  # (N, 4H)
     i, f, _, o = torch.sigmoid(gates).chunk(4, dim=1)  # each (N, H); the g block is unused
@@ -90,6 +102,8 @@ def lstm_step_backward(
     saved: tuple[torch.Tensor, ...],
     weight_hh: torch.Tensor,
     weight_hr: torch.Tensor | None,
+    *,
+    check: bool = True,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     r"""Backward of :func:`lstm_step`: the two deltas, for h and for c, through the gates.
 
@@ -120,6 +134,8 @@ def lstm_step_backward(
         As :func:`lstm_step` returned it.
     weight_hh : Tensor, shape (4H, H_out)
     weight_hr : Tensor, shape (P, H), or None
+    check : bool, default True
+        False skips the argument checks (the stack checks its arguments once, not per step).
 
     Returns
     -------
@@ -143,17 +159,11 @@ def lstm_step_backward(
     >>> dc  # dc'/dc = f = 1/2
     tensor([[0.5000, 0.5000]])
     """
-    if not (isinstance(saved, tuple | list) and len(saved) == 6):
-        raise TypeError(
-            f"saved must be the tuple (i, f, g, o, c, tanh(c')) lstm_step returned, got {type(saved).__name__}"
-        )
+    if check:
+        _check_saved(saved, _SAVED, "lstm_step")
+        _check(dh_next=(dh_next, "N,H_out"), dc_next=(dc_next, "N,H"), weight_hh=(weight_hh, "4H,H_out"),
+               weight_hr=(weight_hr, "H_out,H"), **_saved_labels(saved, _SAVED))  # fmt: skip
     i, f, g, o, c, tanh_c = saved
-    sizes = check_shapes(
-        dh_next=(dh_next, "N,H_out"), dc_next=(dc_next, "N,H"),
-        **{f"saved[{k}] ({n})": (v, "N,H") for k, (n, v) in enumerate(zip(_SAVED, saved, strict=True))},
-        weight_hh=(weight_hh, "4H,H_out"), weight_hr=(weight_hr, "H_out,H"),
-    )  # fmt: skip
-    _check_projection(sizes, weight_hr)
     dm = dh_next if weight_hr is None else dh_next @ weight_hr  # (N, H)
     dc = dc_next + dm * o * (1 - tanh_c * tanh_c)  # (N, H)
     di, df, dg, do = dc * g, dc * c, dc * i, dm * tanh_c  # each (N, H)

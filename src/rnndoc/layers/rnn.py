@@ -22,7 +22,7 @@ def _check_nonlinearity(nonlinearity: object) -> None:
 
 
 def rnn_step(
-    x_part: torch.Tensor, h: torch.Tensor, weight_hh: torch.Tensor, nonlinearity: str
+    x_part: torch.Tensor, h: torch.Tensor, weight_hh: torch.Tensor, nonlinearity: str, *, check: bool = True
 ) -> torch.Tensor:
     r"""One Elman step from the precomputed input projection: :math:`h' = \phi(x_{part} + h W_{hh}^\top)`.
 
@@ -33,6 +33,8 @@ def rnn_step(
     h : Tensor, shape (N, H)
     weight_hh : Tensor, shape (H, H)
     nonlinearity : {"tanh", "relu"}
+    check : bool, default True
+        False skips the argument checks (the stack checks its arguments once, not per step).
 
     Returns
     -------
@@ -51,13 +53,19 @@ def rnn_step(
     >>> rnn_step(torch.zeros(1, 2), torch.ones(1, 2), torch.eye(2), "relu")
     tensor([[1., 1.]])
     """
-    _check_nonlinearity(nonlinearity)
-    check_shapes(x_part=(x_part, "N,H"), h=(h, "N,H"), weight_hh=(weight_hh, "H,H"))
+    if check:
+        _check_nonlinearity(nonlinearity)
+        check_shapes(x_part=(x_part, "N,H"), h=(h, "N,H"), weight_hh=(weight_hh, "H,H"))
     return _ACTIVATIONS[nonlinearity](torch.addmm(x_part, h, weight_hh.T))  # (N, H)
 
 
 def rnn_step_backward(
-    dh_next: torch.Tensor, h_next: torch.Tensor, weight_hh: torch.Tensor, nonlinearity: str
+    dh_next: torch.Tensor,
+    h_next: torch.Tensor,
+    weight_hh: torch.Tensor,
+    nonlinearity: str,
+    *,
+    check: bool = True,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     r"""Backward of :func:`rnn_step`: from :math:`\partial L/\partial h'` to the step's inputs.
 
@@ -79,6 +87,8 @@ def rnn_step_backward(
         :math:`h'` as :func:`rnn_step` returned it.
     weight_hh : Tensor, shape (H, H)
     nonlinearity : {"tanh", "relu"}
+    check : bool, default True
+        False skips the argument checks (the stack checks its arguments once, not per step).
 
     Returns
     -------
@@ -99,8 +109,9 @@ def rnn_step_backward(
     >>> delta, dh  # tanh'(0) = 1, then through W_hh = 2 I
     (tensor([[1., 1.]]), tensor([[2., 2.]]))
     """
-    _check_nonlinearity(nonlinearity)
-    check_shapes(dh_next=(dh_next, "N,H"), h_next=(h_next, "N,H"), weight_hh=(weight_hh, "H,H"))
+    if check:
+        _check_nonlinearity(nonlinearity)
+        check_shapes(dh_next=(dh_next, "N,H"), h_next=(h_next, "N,H"), weight_hh=(weight_hh, "H,H"))
     slope = 1 - h_next * h_next if nonlinearity == "tanh" else (h_next > 0).to(h_next.dtype)  # (N, H)
     delta = dh_next * slope  # (N, H)
     return delta, delta @ weight_hh  # (N, H), (N, H)

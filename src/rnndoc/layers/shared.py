@@ -107,6 +107,21 @@ def _axes(labels: str) -> tuple[tuple[int, str], ...]:
     return tuple((int(digits or 1), symbol) for digits, symbol in pairs)
 
 
+def _check_saved(saved: object, names: tuple[str, ...], step: str) -> None:
+    if not (isinstance(saved, tuple | list) and len(saved) == len(names)):
+        raise TypeError(
+            f"saved must be the tuple ({', '.join(names)}) {step} returned, got {type(saved).__name__}"
+        )
+
+
+def _saved_labels(saved, names: tuple[str, ...]) -> dict:
+    """``saved[k] (name)`` -> (tensor, "N,H"), for :func:`check_shapes`."""
+    return {
+        f"saved[{k}] ({name})": (value, "N,H")
+        for k, (name, value) in enumerate(zip(names, saved, strict=True))
+    }
+
+
 def check_real(name: str, value: torch.Tensor) -> None:
     """Refuse a complex tensor with a clear ``TypeError`` (rnndoc does not run complex modules)."""
     if value.is_complex():

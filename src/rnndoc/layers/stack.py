@@ -42,16 +42,15 @@ def _direction(x, h, c, w, mode: str, reverse: bool, mask, tape: list | None):
     length = x.shape[0]
     x_part = input_projection(x, w["weight_ih"], w["bias_ih"], w["bias_hh"], mode)  # (L, N, G*H)
     bias_hn = gru_bias_hn(w["bias_hh"]) if mode == "GRU" else None
+    w_hh, w_hr = w["weight_hh"], w["weight_hr"]  # the steps run with check=False: checked once, above
     outputs, h_prev, saved = [None] * length, [None] * length, [None] * length
     for t in reversed(range(length)) if reverse else range(length):
         if mode == "LSTM":
-            h_new, c_new, step_saved = lstm_step(
-                x_part[t], h, c, w["weight_hh"], w["weight_hr"]
-            )  # (N, H_out)
+            h_new, c_new, step_saved = lstm_step(x_part[t], h, c, w_hh, w_hr, check=False)  # (N, H_out)
         elif mode == "GRU":
-            h_new, step_saved = gru_step(x_part[t], h, w["weight_hh"], bias_hn)  # (N, H)
+            h_new, step_saved = gru_step(x_part[t], h, w_hh, bias_hn, check=False)  # (N, H)
         else:
-            h_new = step_saved = rnn_step(x_part[t], h, w["weight_hh"], mode[4:].lower())  # (N, H)
+            h_new = step_saved = rnn_step(x_part[t], h, w_hh, mode[4:].lower(), check=False)  # (N, H)
         if tape is not None:  # kept for the backward sweep only: the state step t started from, and more
             h_prev[t], saved[t] = h, step_saved  # (N, H_out), tuple
         if mask is None:
@@ -143,15 +142,16 @@ def run_layers(
 def _direction_backward(d_out, dh, dc, w, record, mode: str, reverse: bool, mask):
     """BPTT through one layer and direction; returns dL/dx (L, N, F), dL/dh_0, dL/dc_0, weight grads."""
     length, saved = d_out.shape[0], record["saved"]
+    w_hh, w_hr = w["weight_hh"], w["weight_hr"]  # the steps run with check=False: checked once, above
     deltas, deltas_hh_n, dh_steps = [None] * length, [None] * length, [None] * length
     for t in range(length) if reverse else reversed(range(length)):  # against the forward order
         dh_t = dh + d_out[t]  # (N, H_out): from the output at t and from the later steps
         if mode == "LSTM":
-            delta, dh_prev, dc_prev = lstm_step_backward(dh_t, dc, saved[t], w["weight_hh"], w["weight_hr"])
+            delta, dh_prev, dc_prev = lstm_step_backward(dh_t, dc, saved[t], w_hh, w_hr, check=False)
         elif mode == "GRU":
-            delta, deltas_hh_n[t], dh_prev = gru_step_backward(dh_t, saved[t], w["weight_hh"])
+            delta, deltas_hh_n[t], dh_prev = gru_step_backward(dh_t, saved[t], w_hh, check=False)
         else:
-            delta, dh_prev = rnn_step_backward(dh_t, saved[t], w["weight_hh"], mode[4:].lower())
+            delta, dh_prev = rnn_step_backward(dh_t, saved[t], w_hh, mode[4:].lower(), check=False)
         if mask is None:
             dh, dc = dh_prev, (dc_prev if mode == "LSTM" else dc)
         else:  # past a sequence's end the state was only carried: its gradient is carried back
