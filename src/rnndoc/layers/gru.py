@@ -68,6 +68,12 @@ def gru_step(
     saved : tuple (h, r, z, n, hh_n) of Tensor, each (N, H)
         What :func:`gru_step_backward` reads; ``hh_n`` is :math:`h W_{hn}^\top + b_{hn}`.
 
+    Raises
+    ------
+    TypeError, ValueError
+        With ``check``: a non-tensor or non-floating argument, or a shape that disagrees
+        (the message names the argument, the expected shape with its axis names, the actual one).
+
     Notes
     -----
     Shapes are checked (a ``ValueError`` names the argument). PyTorch's ``torch.nn.GRU``
@@ -129,6 +135,12 @@ def gru_step_backward(
     delta_hh_n : Tensor, shape (N, H)
         :math:`\partial L/\partial (h W_{hn}^\top + b_{hn})`.
     dh : Tensor, shape (N, H)
+
+    Raises
+    ------
+    TypeError, ValueError
+        With ``check``: a non-tensor or non-floating argument, or a shape that disagrees
+        (the message names the argument, the expected shape with its axis names, the actual one).
 
     Notes
     -----

@@ -67,6 +67,12 @@ def lstm_step(
     saved : tuple (i, f, g, o, c, tanh(c')) of Tensor, each (N, H)
         What :func:`lstm_step_backward` reads.
 
+    Raises
+    ------
+    TypeError, ValueError
+        With ``check``: a non-tensor or non-floating argument, or a shape that disagrees
+        (the message names the argument, the expected shape with its axis names, the actual one).
+
     Notes
     -----
     Shapes are checked (a ``ValueError`` names the argument); the sigmoid is taken of all four blocks at once and the g block's
@@ -143,6 +149,12 @@ def lstm_step_backward(
         :math:`\partial L/\partial x_{part}`, the gates' pre-activations, blocks i, f, g, o.
     dh : Tensor, shape (N, H_out)
     dc : Tensor, shape (N, H)
+
+    Raises
+    ------
+    TypeError, ValueError
+        With ``check``: a non-tensor or non-floating argument, or a shape that disagrees
+        (the message names the argument, the expected shape with its axis names, the actual one).
 
     Notes
     -----

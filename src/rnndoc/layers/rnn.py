@@ -41,6 +41,12 @@ def rnn_step(
     Tensor, shape (N, H)
         :math:`h'`; it is also all that :func:`rnn_step_backward` needs.
 
+    Raises
+    ------
+    TypeError, ValueError
+        With ``check``: a non-tensor or non-floating argument, or a shape that disagrees
+        (the message names the argument, the expected shape with its axis names, the actual one).
+
     Notes
     -----
     Shapes are checked (a ``ValueError`` names the argument); dtypes may mix as autocast
@@ -96,6 +102,12 @@ def rnn_step_backward(
         :math:`\partial L/\partial a = \partial L/\partial x_{part}`.
     dh : Tensor, shape (N, H)
         :math:`\partial L/\partial h`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        With ``check``: a non-tensor or non-floating argument, or a shape that disagrees
+        (the message names the argument, the expected shape with its axis names, the actual one).
 
     Notes
     -----

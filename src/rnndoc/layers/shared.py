@@ -37,9 +37,15 @@ def input_projection(x: torch.Tensor, weight_ih: torch.Tensor, bias_ih, bias_hh,
     Tensor, shape (..., G*H)
         Dtype as the matrix product gives it (``x``'s, or the autocast dtype).
 
+    Raises
+    ------
+    TypeError, ValueError
+        If ``mode`` is unknown, an argument is not a floating tensor, or a shape disagrees
+        (the message names the argument).
+
     Notes
     -----
-    Unchecked (called after validation). PyTorch's recurrent-layer documentation.
+    PyTorch's recurrent-layer documentation (``torch.nn.RNN``, ``torch.nn.LSTM``, ``torch.nn.GRU``).
 
     Examples
     --------
