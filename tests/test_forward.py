@@ -440,7 +440,7 @@ def test_an_empty_packed_sequence_is_refused():
                            torch.zeros(16, 3), torch.zeros(16, 4)), TypeError, "c must have the dtype of input"),
         (lambda: lstm_cell(torch.zeros(2, 3), (torch.zeros(2, 2), torch.zeros(2, 4)), torch.zeros(16, 3),
                            torch.zeros(16, 2), weight_hr=torch.zeros(2, 5)), ValueError,
-         r"weight_hr must have shape \(P, H\) = \(2, 4\)"),
+         r"weight_hr must have shape \(H_out, H\) with \{'H_out': 2, 'H': 4\}, got \(2, 5\)"),
         (lambda: forward(nn.RNN(3, 4), torch.zeros(5, 2, 3, dtype=torch.complex64)), TypeError,
          "input must have a floating dtype"),
     ],

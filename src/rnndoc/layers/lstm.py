@@ -248,19 +248,17 @@ def lstm_cell(
     if not (isinstance(hx, tuple | list) and len(hx) == 2):
         raise TypeError(f"hx must be a pair (h, c) of tensors, got {type(hx).__name__}")
     h, c = hx
-    out_size = None
-    if weight_hr is not None:
-        out_size = check_tensor("weight_hr", weight_hr, (None, None), "(P, H)").shape[0]
+    out_size = (
+        None if weight_hr is None else check_tensor("weight_hr", weight_hr, (None, None), "(P, H)").shape[0]
+    )
     x, h2, unbatched, hidden_size = check_cell_arguments(
         input, h, weight_ih, weight_hh, bias_ih, bias_hh, 4, out_size
     )
     c2 = _as_batch("c", c, hidden_size, unbatched, "H")  # (N, H)
-    if c2.shape[0] != x.shape[0]:
-        raise ValueError(f"c must have shape (N, H) = ({x.shape[0]}, {hidden_size}), got {tuple(c.shape)}")
-    if weight_hr is not None:
-        check_tensor("weight_hr", weight_hr, (out_size, hidden_size), "(P, H)")
-        check_same_dtype(input=x, weight_hr=weight_hr)
-    check_same_dtype(input=x, c=c2)
+    _check(
+        h=(h2, "N,H_out"), c=(c2, "N,H"), weight_hh=(weight_hh, "4H,H_out"), weight_hr=(weight_hr, "H_out,H")
+    )
+    check_same_dtype(input=x, c=c2, **({} if weight_hr is None else {"weight_hr": weight_hr}))
     check_devices("input", x, c=c2, weight_hr=weight_hr)
     x_part = input_projection(x, weight_ih, bias_ih, bias_hh, "LSTM")  # (N, 4H)
     h_next, c_next, _ = lstm_step(x_part, h2, c2, weight_hh, weight_hr)  # (N, H_out), (N, H)
