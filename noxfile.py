@@ -11,7 +11,9 @@ purpose: uv ignores a local CPU torch wheel and would download the CUDA build.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import shlex
 import shutil
 from pathlib import Path
@@ -31,10 +33,38 @@ TORCH = shlex.split(os.environ.get("RNNDOC_TORCH", "torch==2.13.0"))
 
 
 def _install(session: nox.Session, *groups: str) -> None:
-    """Install the pinned torch, then the package (editable) with the given dependency groups."""
-    session.install(*TORCH)
-    requirements = [req for group in groups for req in nox.project.dependency_groups(PYPROJECT, group)]
-    session.install("-e", ".", *requirements)
+    """Install the pinned torch and the dependencies, then the package (editable).
+
+    pip checks every requirement on each run (a second or two when all are there). The
+    editable package itself is reinstalled only when ``pyproject.toml`` or the version file
+    changed: pip rebuilds an editable install each time it is asked, in an isolated build
+    environment (10-15 s), although the installed package reads the source in place.
+    """
+    requirements = [*PYPROJECT["project"]["dependencies"]]
+    requirements += [req for group in groups for req in nox.project.dependency_groups(PYPROJECT, group)]
+    if any(arg.startswith("-") for arg in TORCH):  # pip options (an index) apply to torch alone
+        session.install(*TORCH)
+        session.install(*requirements)
+    else:
+        session.install(*TORCH, *requirements)
+    stamp = Path(session.virtualenv.location) / "rnndoc-editable.key"
+    version_file = ROOT / PYPROJECT["tool"]["hatch"]["version"]["path"]
+    key = _digest([ROOT / "pyproject.toml", version_file], extra=[str(ROOT)])
+    if not stamp.is_file() or stamp.read_text("utf-8") != key:
+        session.install("--no-deps", "-e", ".")
+        # run_install: written only when nox really installs (never under -R / --no-install)
+        session.run_install("python", "-c", "import sys, pathlib; pathlib.Path(sys.argv[1]).write_text(sys.argv[2])",
+                            str(stamp), key)  # fmt: skip
+
+
+def _digest(paths: list[Path], extra: list[str] = ()) -> str:
+    """A short hash of the files' names and bytes, and of the extra strings."""
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for item in extra:
+        digest.update(item.encode() + b"\0")
+    return digest.hexdigest()[:16]
 
 
 @nox.session
@@ -59,6 +89,37 @@ def _sphinx(session: nox.Session, builder: str, *args: str, outdir: Path | None 
     session.run("sphinx-build", "-b", builder, *common, str(DOCS), str(outdir or BUILD / builder))
 
 
+#: Pages whose text may hold doctests: ``>>>`` examples, doctest directives, autodoc'd docstrings.
+_DOCTEST_TEXT = re.compile(r">>>|doctest|testcode|testsetup|testcleanup|testoutput|auto(module|class|function)")
+
+
+def _doctest_key(session: nox.Session, args: list[str]) -> str:
+    """What the doctest builder's result depends on: the package source, the pages that hold
+    examples, the Sphinx configuration, the installed distributions and Python, the arguments."""
+    venv = Path(session.virtualenv.location)
+    pages = [p for p in sorted(DOCS.rglob("*.md")) if BUILD not in p.parents]
+    files = [
+        *sorted((ROOT / "src").rglob("*.py")),
+        *[p for p in pages if _DOCTEST_TEXT.search(p.read_text("utf-8"))],
+        DOCS / "conf.py",
+        *sorted((DOCS / "_ext").glob("*.py")),
+    ]
+    distributions = sorted(p.name for p in venv.glob("lib/python*/site-packages/*.dist-info"))
+    return _digest(files, extra=[*distributions, (venv / "pyvenv.cfg").read_text("utf-8"), *args])
+
+
+def _doctests(session: nox.Session, args: list[str]) -> None:
+    """Run the doctest builder unless it passed already for the same key (see _doctest_key)."""
+    stamp = BUILD / "doctest" / "passed.key"
+    key = _doctest_key(session, args)
+    if stamp.is_file() and stamp.read_text("utf-8") == key:
+        session.log(f"doctests: passed before for this package source and these versions ({stamp}); not rerun")
+        return
+    stamp.unlink(missing_ok=True)
+    _sphinx(session, "doctest", *args)
+    stamp.write_text(key, "utf-8")
+
+
 @nox.session
 def docs(session: nox.Session) -> None:
     """Run the package's doctests, then build the executed HTML book into docs/_build/html.
@@ -66,6 +127,10 @@ def docs(session: nox.Session) -> None:
     Strict: any warning, broken reference, failing cell or failing doctest fails the
     session. Pass ``--clean`` after ``--`` for a cold build (removes docs/_build,
     including the execution cache); other arguments go to both sphinx-build calls.
+    The doctests are not rerun when they passed before with the same package source,
+    pages, configuration and installed versions (a stamp in docs/_build/doctest).
+    A chapter is executed again only when its code or an rnndoc module it imports
+    (directly or through other rnndoc modules) changed, or when a library version did.
     """
     _install(session, "docs")
     args = list(session.posargs)
@@ -73,7 +138,8 @@ def docs(session: nox.Session) -> None:
         args.remove("--clean")
         shutil.rmtree(BUILD, ignore_errors=True)
     # The doctest builder runs every >>> example in the API pages (the package's docstrings).
-    _sphinx(session, "doctest", *args)
+    # Both builders share one doctree folder with the same settings, so the second re-reads nothing.
+    _doctests(session, args)
     _sphinx(session, "html", *args)
     session.log(f"The book is in {BUILD / 'html' / 'index.html'}")
 
