@@ -90,7 +90,9 @@ def _sphinx(session: nox.Session, builder: str, *args: str, outdir: Path | None 
 
 
 #: Pages whose text may hold doctests: ``>>>`` examples, doctest directives, autodoc'd docstrings.
-_DOCTEST_TEXT = re.compile(r">>>|doctest|testcode|testsetup|testcleanup|testoutput|auto(module|class|function)")
+_DOCTEST_TEXT = re.compile(
+    r">>>|doctest|testcode|testsetup|testcleanup|testoutput|auto(module|class|function)"
+)
 
 
 def _doctest_key(session: nox.Session, args: list[str]) -> str:
@@ -113,7 +115,9 @@ def _doctests(session: nox.Session, args: list[str]) -> None:
     stamp = BUILD / "doctest" / "passed.key"
     key = _doctest_key(session, args)
     if stamp.is_file() and stamp.read_text("utf-8") == key:
-        session.log(f"doctests: passed before for this package source and these versions ({stamp}); not rerun")
+        session.log(
+            f"doctests: passed before for this package source and these versions ({stamp}); not rerun"
+        )
         return
     stamp.unlink(missing_ok=True)
     _sphinx(session, "doctest", *args)
@@ -205,6 +209,115 @@ def reproducible(session: nox.Session) -> None:
     if set(diffs) - set(allowed):
         session.error(f"the two cold builds differ in: {sorted(set(diffs) - set(allowed))}")
     session.log("the two cold builds are byte-identical outside the timing pages")
+
+
+_EXECUTED = re.compile(
+    r"^(?P<path>\S+?)\.\w+: Executed notebook in (?P<seconds>[\d.]+) seconds", re.MULTILINE
+)
+_UPDATED = re.compile(r"updating environment: (\d+) added, (\d+) changed")
+
+
+def _timed_docs(session: nox.Session, label: str, *nox_args: str) -> dict:
+    """Run ``nox <nox_args> -s docs`` as a reader would; time it; read what it executed and re-read."""
+    import resource  # noqa: PLC0415 (Unix only, like the session)
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    command = [sys.executable, "-m", "nox", *nox_args]
+    before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if result.returncode:
+        session.error(f"{label}: {' '.join(command[1:])} failed:\n{result.stdout}{result.stderr}")
+    log = result.stdout + result.stderr
+    executed = {
+        Path(m["path"]).relative_to(DOCS).as_posix(): float(m["seconds"]) for m in _EXECUTED.finditer(log)
+    }
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    reread = sum(int(changed) + int(added) for added, changed in _UPDATED.findall(log))
+    doctests = "skipped" if "doctests: passed before" in log else "run"
+    session.log(f"{label}: {wall:.1f} s wall, {cpu:.1f} s CPU; {len(executed)} executed "
+                f"{sorted(executed)}; {reread} pages read; doctests {doctests}")  # fmt: skip
+    return {"label": label, "wall": wall, "cpu": cpu, "executed": executed, "reread": reread}
+
+
+@nox.session(venv_backend="none", default=False)
+def buildtimes(session: nox.Session) -> None:
+    """Measure the book's build times and prove that per-chapter invalidation is exact.
+
+    Runs ``nox -s docs`` as a reader would, in turn: cold (``-R -- --clean``), with nothing
+    changed (``-R``, then with the install checks), after an edit to one chapter's code,
+    after an edit to the rnndoc module that the fewest chapters import (only the chapters
+    whose import closure holds it may execute, and all of them must), and after undoing
+    the edits (nothing executes: the cache still holds the old outputs). Edits are undone
+    whatever happens. Fails if a wrong set of chapters executes or an unchanged build
+    re-reads a page; prints each case's wall and CPU time against the targets of issue 11
+    without failing on them (the machine may be shared).
+    """
+    import json  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+
+    timings = [_timed_docs(session, "cold (nox -R -s docs -- --clean)", "-R", "-s", "docs", "--", "--clean")]
+    serial = sum(timings[0]["executed"].values())
+    timings.append(_timed_docs(session, "no change (nox -R -s docs)", "-R", "-s", "docs"))
+    timings.append(_timed_docs(session, "no change, install checks (nox -s docs)", "-s", "docs"))
+    for case in timings[1:]:
+        if case["executed"] or case["reread"]:
+            session.error(f"{case['label']}: an unchanged book executed or re-read pages")
+
+    python = Path(".nox", "docs", "bin", "python")
+    closures = json.loads(subprocess.run(
+        [python, DOCS / "_ext" / "execution_keys.py", DOCS, ROOT / "src" / "rnndoc"],
+        cwd=ROOT, capture_output=True, text=True, check=True).stdout)  # fmt: skip
+    chapters = {doc: mods for doc, mods in closures.items() if doc.startswith("chapters/")}
+    # the edited chapter: the quickest to execute; the edited module: imported by the fewest chapters
+    chapter = min(chapters, key=lambda doc: timings[0]["executed"].get(doc, 0.0))
+    users = {}
+    for doc, mods in closures.items():
+        for module in mods:
+            users.setdefault(module, set()).add(doc)
+    module = min(
+        users, key=lambda m: (len(users[m]), sum(timings[0]["executed"].get(d, 0) for d in users[m]))
+    )
+    module_file = ROOT / "src" / (module.replace(".", "/") + ".py")
+    if not module_file.is_file():
+        module_file = module_file.with_suffix("") / "__init__.py"
+    chapter_file = DOCS / f"{chapter}.md"
+    originals = {path: path.read_bytes() for path in (chapter_file, module_file)}
+    try:
+        chapter_file.write_bytes(
+            originals[chapter_file] + b"\n```{code-cell} ipython3\n# buildtimes: an edit\n```\n"
+        )
+        case = _timed_docs(session, f"one chapter edited ({chapter})", "-R", "-s", "docs")
+        timings.append(case)
+        if set(case["executed"]) != {chapter}:
+            session.error(f"editing {chapter} executed {sorted(case['executed'])}, not just {chapter}")
+        chapter_file.write_bytes(originals[chapter_file])
+        module_file.write_bytes(originals[module_file] + b"\n# buildtimes: an edit\n")
+        case = _timed_docs(session, f"package edit ({module})", "-R", "-s", "docs")
+        timings.append(case)
+        if set(case["executed"]) != users[module]:
+            session.error(f"editing {module} executed {sorted(case['executed'])}, "
+                          f"expected exactly {sorted(users[module])}")  # fmt: skip
+        session.log(f"editing {module} re-executed {len(case['executed'])} of {len(closures)} notebooks, "
+                    f"exactly those importing it")  # fmt: skip
+    finally:
+        for path, content in originals.items():
+            path.write_bytes(content)
+    case = _timed_docs(session, "edits undone (nox -R -s docs)", "-R", "-s", "docs")
+    timings.append(case)
+    if case["executed"]:
+        session.error(f"undoing the edits executed {sorted(case['executed'])}: the cache should have them")
+
+    budget = 1.2 * serial / 2 + 15
+    targets = [budget, 5, 15, 15 + timings[3]["executed"].get(chapter, 0.0), None, None]
+    session.log(f"serial execution time of the cold build: {serial:.1f} s (from its execution log)")
+    session.log(f"{'case':<52} {'wall s':>7} {'CPU s':>7} {'target s':>9}")
+    for case, target in zip(timings, targets, strict=True):
+        verdict = "" if target is None else f"{target:9.1f} {'met' if case['wall'] <= target else 'MISSED'}"
+        session.log(f"{case['label']:<52} {case['wall']:7.1f} {case['cpu']:7.1f} {verdict}")
 
 
 @nox.session(default=False)

@@ -22,7 +22,7 @@ ROOT = DOCS.parent
 BUILD = DOCS / "_build"
 sys.path.insert(0, str(DOCS / "_ext"))
 
-import execution_keys  # noqa: E402 (docs/_ext, on the path just above)
+import execution_keys  # docs/_ext, on the path just above
 
 project = "rnndoc"
 author = "The rnndoc authors"

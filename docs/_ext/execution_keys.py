@@ -166,3 +166,28 @@ def setup(app):
     app.add_config_value("execution_keys_package", "", "env", types=[str])
     app.connect("source-read", _on_source_read)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
+
+
+def chapter_closures(docs: Path, package_dir: Path) -> dict[str, list[str]]:
+    """``{docname: [module, ...]}`` for every MyST-NB notebook page under ``docs``."""
+    from myst_nb.core.read import is_myst_markdown_notebook  # noqa: PLC0415
+
+    modules = package_modules(package_dir)
+    found = {}
+    for path in sorted(Path(docs).rglob("*.md")):
+        if "_build" in path.relative_to(docs).parts:
+            continue
+        text = path.read_text("utf-8")
+        if not is_myst_markdown_notebook(text):
+            continue
+        roots: set[str] = set()
+        for cell in notebook_code(text):
+            roots |= imported_names(cell)
+        found[path.relative_to(docs).with_suffix("").as_posix()] = sorted(closure(roots, modules))
+    return found
+
+
+if __name__ == "__main__":  # python docs/_ext/execution_keys.py DOCS PACKAGE_DIR: the closures as JSON
+    import sys
+
+    print(json.dumps(chapter_closures(Path(sys.argv[1]), Path(sys.argv[2])), indent=1))
