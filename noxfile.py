@@ -111,17 +111,18 @@ def _doctest_key(session: nox.Session, args: list[str]) -> str:
 
 
 def _doctests(session: nox.Session, args: list[str]) -> None:
-    """Run the doctest builder unless it passed already for the same key (see _doctest_key)."""
-    stamp = BUILD / "doctest" / "passed.key"
+    """Run the doctest builder unless it passed already for the same key (see _doctest_key).
+
+    The keys of the last passing runs are kept, so undoing an edit does not rerun them either.
+    """
+    stamp = BUILD / "doctest" / "passed.keys"
     key = _doctest_key(session, args)
-    if stamp.is_file() and stamp.read_text("utf-8") == key:
-        session.log(
-            f"doctests: passed before for this package source and these versions ({stamp}); not rerun"
-        )
+    passed = stamp.read_text("utf-8").split() if stamp.is_file() else []
+    if key in passed:
+        session.log(f"doctests: passed before for this package source and these versions ({key}); not rerun")
         return
-    stamp.unlink(missing_ok=True)
     _sphinx(session, "doctest", *args)
-    stamp.write_text(key, "utf-8")
+    stamp.write_text("\n".join([*passed[-15:], key]) + "\n", "utf-8")
 
 
 @nox.session
@@ -209,6 +210,102 @@ def reproducible(session: nox.Session) -> None:
     if set(diffs) - set(allowed):
         session.error(f"the two cold builds differ in: {sorted(set(diffs) - set(allowed))}")
     session.log("the two cold builds are byte-identical outside the timing pages")
+
+
+#: Debian's packages for the PDF edition, each with a program or file that shows it is there
+#: (``--no-install-recommends`` pulls in nothing else, so each is named).
+PDF_PACKAGES = {
+    "texlive-xetex": "xelatex",
+    "texlive-latex-recommended": "fancyvrb.sty",
+    "texlive-latex-extra": "fncychap.sty",
+    "texlive-fonts-recommended": "ptmr8t.tfm",
+    "tex-gyre": "tgtermes.sty",
+    "fonts-freefont-otf": "/usr/share/fonts/opentype/freefont/FreeSerif.otf",
+    "xindy": "xindy",
+    "latexmk": "latexmk",
+    "poppler-utils": "pdftotext",
+}
+#: What in XeLaTeX's log means a PDF that does not hold everything the HTML holds, or a line
+#: that runs into the margin (more than 2 pt too wide).
+_LATEX_PROBLEMS = re.compile(
+    r"^(LaTeX Warning: (Reference|Citation|Hyper reference) .* undefined.*"
+    r"|LaTeX Warning: There were undefined references.*"
+    r"|Missing character: .*"
+    r"|Overfull \\hbox \((\d{2,}|[2-9])\.\d+pt too wide\) (in paragraph at lines|detected at line) (?P<line>\d+).*"
+    r"|! .*)$",
+    re.MULTILINE,
+)
+
+
+def _latex_problems(log: str, tex: str) -> list[str]:
+    """The problems in XeLaTeX's log, each with the .tex line it points at.
+
+    A table set by tabulary reports its bookkeeping width as overfull at ``\\end{tabulary}``
+    although it fits its columns to the text width: those reports are left out (the tables
+    are looked at in the rendered pages).
+    """
+    lines = tex.splitlines()
+    problems = set()
+    for match in _LATEX_PROBLEMS.finditer(log):
+        source = lines[int(match["line"]) - 1].strip() if match["line"] else ""
+        if source != r"\end{tabulary}":
+            problems.add(f"{match.group(0)}  [{source[:80]}]" if source else match.group(0))
+    return sorted(problems)
+
+
+def _missing_pdf_packages() -> list[str]:
+    """The packages of PDF_PACKAGES that are not installed (what would fail, said up front)."""
+    import subprocess  # noqa: PLC0415
+
+    def present(probe: str) -> bool:
+        if probe.startswith("/"):
+            return Path(probe).is_file()
+        if "." not in probe:
+            return shutil.which(probe) is not None
+        kpsewhich = shutil.which("kpsewhich")
+        found = kpsewhich and subprocess.run([kpsewhich, probe], capture_output=True, check=False)
+        return bool(found and found.returncode == 0)
+
+    return [package for package, probe in PDF_PACKAGES.items() if not present(probe)]
+
+
+@nox.session(default=False, requires=["docs"])
+def pdf(session: nox.Session) -> None:
+    """Build the whole book as one PDF (docs/_build/latex/rnndoc.pdf) and check it.
+
+    Runs after ``docs`` (the HTML book and its execution cache, shared with this build):
+    Sphinx's LaTeX builder, then XeLaTeX through latexmk, both strict. Fails on an
+    undefined reference or citation, a character missing from the fonts, or a line more
+    than 2 pt too wide. Then pdf/test_pdf.py checks the PDF's text against the HTML book
+    (every chapter title, every glued number, no "??") and renders each chapter's first
+    page to docs/_build/latex/pages/*.png. The PDF is copied beside the HTML
+    (docs/_build/html/rnndoc.pdf), where every page's download menu links to it.
+    Needs Debian's TeX Live packages (see PDF_PACKAGES; `.ci/run` installs them).
+    """
+    missing = _missing_pdf_packages()
+    if missing:
+        session.error(
+            "the PDF edition needs Debian packages that are not installed: " + " ".join(missing)
+            + "\ninstall them with: apt-get update && apt-get install -y --no-install-recommends "
+            + " ".join(PDF_PACKAGES)
+        )  # fmt: skip
+    session.install(*nox.project.dependency_groups(PYPROJECT, "pdf"))
+    docs_bin = Path(session.virtualenv.location).parent / "docs" / "bin"
+    latex = BUILD / "latex"
+    common = ["-n", "-W", "--keep-going", "-T", "-j", "auto", "-d", str(BUILD / "doctrees")]
+    session.run(docs_bin / "sphinx-build", "-b", "latex", *common, *session.posargs, DOCS, latex,
+                external=True)  # fmt: skip
+    # Sphinx's Makefile runs latexmk with its latexmkrc (xelatex, xindy); stop at the first error.
+    session.run("make", "-C", str(latex), "all-pdf", external=True,
+                env={"LATEXMKOPTS": "-interaction=nonstopmode -halt-on-error"})  # fmt: skip
+    log = (latex / "rnndoc.log").read_text("utf-8", errors="replace")
+    problems = _latex_problems(log, (latex / "rnndoc.tex").read_text("utf-8"))
+    if problems:
+        session.error("XeLaTeX reported (docs/_build/latex/rnndoc.log):\n" + "\n".join(problems))
+    if (BUILD / "html").is_dir():
+        shutil.copy2(latex / "rnndoc.pdf", BUILD / "html" / "rnndoc.pdf")
+    session.run("pytest", "pdf", "-o", "testpaths=", "-p", "no:cacheprovider")
+    session.log(f"The PDF is {latex / 'rnndoc.pdf'}; first pages of the chapters in {latex / 'pages'}")
 
 
 _EXECUTED = re.compile(

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import mathjax  # the django-static-mathjax wheel: MathJax's files, nothing else
 import nbformat
+import sphinx.builders
 from jupyter_cache import get_cache
 
 import rnndoc
@@ -23,6 +24,7 @@ BUILD = DOCS / "_build"
 sys.path.insert(0, str(DOCS / "_ext"))
 
 import execution_keys  # docs/_ext, on the path just above
+import latex_edition
 
 project = "rnndoc"
 author = "The rnndoc authors"
@@ -39,6 +41,7 @@ extensions = [
     "sphinxcontrib.bibtex",
     "notfound.extension",
     "execution_keys",  # docs/_ext: a chapter re-executes when the rnndoc code it imports changes
+    "latex_edition",  # docs/_ext: the PDF's chapters as in the HTML; wide equations scaled to fit
 ]
 bibtex_bibfiles = ["references.bib"]
 sys.path.insert(0, str(DOCS / "_ext"))
@@ -99,6 +102,12 @@ if _CACHES.is_dir():  # drop caches of earlier library versions
     for stale in _CACHES.iterdir():
         if stale.name != Path(nb_execution_cache_path).name:
             shutil.rmtree(stale, ignore_errors=True)
+
+# Parallel reading (sphinx-build -j): Sphinx splits the pages into one equal-count batch per
+# process, so one process may draw most of the slow chapters (76.9 s against 54.7 s of
+# execution here). One page per batch lets whichever process is free take the next page.
+if hasattr(sphinx.builders, "make_chunks"):
+    sphinx.builders.make_chunks = lambda arguments, nproc, maxbatch=10: [[a] for a in arguments]
 
 # Number equations and figures per chapter: (1.2) is chapter 1's second equation.
 numfig = True
@@ -295,3 +304,36 @@ notfound_context = {
     f"<a href='{notfound_urls_prefix}index.html'>front page</a>, the search, or the contents "
     "on the left.</p>",
 }  # without it the theme logs a console error on first visit
+
+
+# --- PDF edition (nox -s pdf): Sphinx's LaTeX builder and XeLaTeX, from Debian's TeX Live ------
+# XeLaTeX reads the text's Unicode (δ, ⊙, −, —) directly. The fonts are Debian's
+# fonts-freefont-otf (Sphinx's defaults for XeLaTeX), whose serif face carries Greek and the
+# mathematical operators. Code outputs, glued values and sympy's LaTeX come out as text and
+# math; figures as the PNG the notebooks made (myst-nb's LaTeX priority: PDF, PNG, JPEG).
+latex_engine = "xelatex"
+latex_documents = [("index", "rnndoc.tex", html_title, author, "manual")]
+latex_show_urls = "footnote"
+latex_show_pagerefs = True
+latex_elements = {
+    "papersize": "a4paper",
+    "pointsize": "10pt",
+    "figure_align": "htbp",
+    # a book read on screen: no blank pages before chapters, the same margins on every page
+    "extraclassoptions": "openany,oneside",
+    # Long equations and wide code outputs: let LaTeX break display math across pages, and
+    # wrap verbatim lines instead of running into the margin.
+    "preamble": r"""
+\allowdisplaybreaks
+\sphinxsetup{verbatimwrapslines=true, verbatimforcewraps=true, verbatimmaxoverfull=1}
+% tables (the notation's, the chapters' Markdown outputs) in a smaller size: their math and
+% code cannot wrap, and at the text's size some run past the margin
+\let\rnndocattablestart\sphinxattablestart
+\renewcommand{\sphinxattablestart}{\rnndocattablestart\small}
+% inline code (weight_ih_l0, ...) may break after an underscore, as Sphinx lets it after . , ; /
+\makeatletter
+\g@addto@macro\sphinxbreaksviaactive{\sphinxbreaksattexescapedchars}
+\makeatother
+"""
+    + latex_edition.PREAMBLE,
+}
