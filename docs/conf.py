@@ -238,7 +238,35 @@ def _relocatable_404(app, exception):
     page.write_text(html, "utf-8")
 
 
+# --- the PDF edition, offered on every page ----------------------------------------------
+# `nox -s pdf` writes the whole book to rnndoc.pdf beside the HTML pages, and the Pages workflow
+# publishes both. Every page's download menu offers it after the theme's own entries (the
+# page's .ipynb and .md, and printing the page); pages without that menu (search, general
+# index) get a button of their own.
+PDF_EDITION = "rnndoc.pdf"
+
+
+def _pdf_edition_button(app, pagename, templatename, context, doctree):
+    buttons = context.get("header_buttons")
+    if buttons is None:  # not the book theme
+        return
+    link = {
+        "type": "link",
+        "url": context["pathto"](PDF_EDITION, 1),
+        "text": "book .pdf",
+        "tooltip": "Download the whole book as one PDF",
+        "icon": "fas fa-book",
+        "label": "download-book-pdf-button",
+    }
+    for button in buttons:
+        if button.get("label") == "download-buttons":
+            button["buttons"].append(link)
+            return
+    buttons.insert(0, {**link, "text": "", "classes": "pst-navbar-icon"})
+
+
 def setup(app):
+    app.connect("html-page-context", _pdf_edition_button, priority=502)  # after the theme's (501)
     app.connect("build-finished", _copy_mathjax)
     app.connect("build-finished", _relocatable_404)
     app.connect("env-updated", _merge_cached_outputs)
