@@ -77,9 +77,14 @@ def lint(session: nox.Session) -> None:
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Run the unit tests, the property-based tests and the package's doctests (pytest)."""
+    """Run the unit tests, the property-based tests and the package's doctests (pytest).
+
+    The tests are spread over the machine's cores (pytest-xdist, ``-n auto``); a free worker
+    takes tests queued for a busy one (``--dist worksteal``: a few sympy tests take most of
+    the time). Pass ``-n 0`` after ``--`` to run them in one process.
+    """
     _install(session, "test")
-    session.run("pytest", *session.posargs)
+    session.run("pytest", "-n", "auto", "--dist", "worksteal", *session.posargs)
 
 
 def _sphinx(session: nox.Session, builder: str, *args: str, outdir: Path | None = None) -> None:

@@ -112,6 +112,15 @@ def notebook_code(text: str) -> list[str]:
     return [cell.source for cell in notebook.cells if cell.cell_type == "code"]
 
 
+def _yaml_char(char: str) -> str:
+    """``char``, or its ``\\uXXXX`` escape where YAML would not read it back as itself."""
+    code = ord(char)
+    printable = code in (0x9, 0xA, 0xD) or 0x20 <= code <= 0x7E or 0xA0 <= code <= 0xD7FF
+    printable = printable or 0xE000 <= code <= 0xFFFD or code >= 0x10000
+    printable = printable and code not in (0x2028, 0x2029)  # line and paragraph separators
+    return char if printable else f"\\u{code:04x}"
+
+
 def with_key(text: str, key: str) -> str:
     """``text`` with ``key`` added to the kernelspec of its YAML top matter.
 
@@ -124,7 +133,10 @@ def with_key(text: str, key: str) -> str:
     end = next(i for i in range(1, len(lines)) if lines[i].startswith(("---", "...")))
     metadata = yaml.safe_load("\n".join(lines[1:end])) or {}
     metadata.setdefault("kernelspec", {})[KEY] = key
-    header = [json.dumps(metadata, sort_keys=True)] + [""] * (end - 2)
+    # JSON is YAML, except that YAML reads \\uD800-style surrogate pairs as two characters: the
+    # characters are written as they are, escaping only those YAML refuses or takes for breaks.
+    line = "".join(map(_yaml_char, json.dumps(metadata, sort_keys=True, ensure_ascii=False)))
+    header = [line] + [""] * (end - 2)
     return "\n".join([lines[0], *header, *lines[end:]])
 
 
