@@ -349,6 +349,9 @@ latex_elements = {
     "figure_align": "htbp",
     # a book read on screen: no blank pages before chapters, the same margins on every page
     "extraclassoptions": "openany,oneside",
+    # LaTeX's own chapter heading: fncychap's (Sphinx's default) sets titles in capitals,
+    # which turns "the δ recursion" into "THE Δ RECURSION", another symbol.
+    "fncychap": "",
     # Long equations and wide code outputs: let LaTeX break display math across pages, and
     # wrap verbatim lines instead of running into the margin.
     "preamble": r"""
