@@ -335,6 +335,9 @@ def _timed_docs(session: nox.Session, label: str, *nox_args: str) -> dict:
     if result.returncode:
         session.error(f"{label}: {' '.join(command[1:])} failed:\n{result.stdout}{result.stderr}")
     log = result.stdout + result.stderr
+    logs = ROOT / ".nox" / "buildtimes"  # outside docs/_build, which the cold case removes
+    logs.mkdir(parents=True, exist_ok=True)
+    (logs / (re.sub(r"\W+", "-", label).strip("-") + ".log")).write_text(log, "utf-8")
     executed = {
         Path(m["path"]).relative_to(DOCS).as_posix(): float(m["seconds"]) for m in _EXECUTED.finditer(log)
     }
@@ -356,8 +359,8 @@ def buildtimes(session: nox.Session) -> None:
     after an edit to the rnndoc module that the fewest chapters import (only the chapters
     whose import closure holds it may execute, and all of them must), and after undoing
     each edit (nothing executes: the cache still holds the old outputs). Edits are undone
-    whatever happens. Fails if a wrong set of chapters executes or an unchanged build
-    re-reads a page; prints each case's wall and CPU time against the targets of issue 11
+    whatever happens; each build's log is kept in .nox/buildtimes/. Fails if a wrong set of
+    chapters executes or an unchanged build re-reads a page; prints each case's wall and CPU time against the targets of issue 11
     without failing on them (the machine may be shared).
     """
     import json  # noqa: PLC0415
