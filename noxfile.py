@@ -360,8 +360,8 @@ def buildtimes(session: nox.Session) -> None:
     whose import closure holds it may execute, and all of them must), and after undoing
     each edit (nothing executes: the cache still holds the old outputs). Edits are undone
     whatever happens; each build's log is kept in .nox/buildtimes/. Fails if a wrong set of
-    chapters executes or an unchanged build re-reads a page; prints each case's wall and CPU time against the targets of issue 11
-    without failing on them (the machine may be shared).
+    chapters executes or an unchanged build re-reads a page; prints each case's wall and CPU
+    time against the targets of issue 11 without failing on them (the machine may be shared).
     """
     import json  # noqa: PLC0415
     import subprocess  # noqa: PLC0415
