@@ -44,8 +44,7 @@ extensions = [
     "latex_edition",  # docs/_ext: the PDF's chapters as in the HTML; wide equations scaled to fit
 ]
 bibtex_bibfiles = ["references.bib"]
-sys.path.insert(0, str(DOCS / "_ext"))
-import bibstyle  # noqa: F401 (registers the "rnndoc" pybtex style)
+import bibstyle  # noqa: F401 (docs/_ext, on the path above: registers the "rnndoc" pybtex style)
 
 bibtex_default_style = "rnndoc"  # labels such as [Elman 1990], the same in the text and the list
 bibtex_reference_style = "label"
