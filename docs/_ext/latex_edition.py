@@ -39,7 +39,8 @@ PREAMBLE = r"""
 \newcommand{\rnndocfit}[1]{\adjustbox{max width=\displaywidth}{$\displaystyle #1$}}
 \makeatletter
 % a bibliography inside a chapter: no page break, heading, running head or contents line
-\newenvironment{rnndocbibinplace}{\let\cleardoublepage\relax\def\chapter{\@ifstar\@gobble\@gobble}%
+\newenvironment{rnndocbibinplace}{\let\cleardoublepage\relax\let\clearpage\relax
+  \def\chapter{\@ifstar\@gobble\@gobble}%
   \let\@mkboth\@gobbletwo\let\addcontentsline\@gobblethree}{}
 \makeatother
 """
