@@ -2,19 +2,20 @@ r"""The adding problem: a task whose answer depends on an input about 50 steps b
 
 Each sequence has L steps of two features: a value drawn uniformly from [0, 1) and a marker,
 1 at exactly two steps and 0 elsewhere. The target is the sum of the two marked values.
-The first marker sits among the first ``first_window`` steps and the second in the second half,
-so the first value must be carried at least ``L - first_window`` steps to the answer, read off
-the last hidden state. Answering the mean, 1, scores the variance of the sum of two uniform
+As in Hochreiter and Schmidhuber's experiment, the first marker sits among the first
+``first_window`` steps and the second later in the first half, so both values must be carried
+more than L/2 steps, the first one ``L - first_window + 1`` to ``L`` steps (41 to 50 with the
+defaults), to the answer, which is read off the last hidden state. Answering the mean, 1, scores the variance of the sum of two uniform
 values, :math:`2 / 12 = 1/6` (:data:`MEAN_BASELINE_MSE`); an answer counts as right within
 :data:`TOLERANCE` of the target.
 
-Hochreiter and Schmidhuber (1997), section 5.4 (experiment 4), where the first marker is
-among the first ten steps.
+Hochreiter and Schmidhuber (1997), section 5.4 (experiment 4: the adding problem).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import matplotlib.figure
@@ -57,7 +58,7 @@ def _positive_int(name: str, value: object) -> int:
 def adding_batch(
     batch_size: int,
     length: int = 50,
-    first_window: int = 5,
+    first_window: int = 10,
     *,
     generator: torch.Generator,
     dtype: torch.dtype = torch.float32,
@@ -72,10 +73,10 @@ def adding_batch(
     batch_size : int
         N, at least 1.
     length : int, default 50
-        L, the sequence length; at least ``2 * first_window``.
-    first_window : int, default 5
+        L, the sequence length; at least ``2 * first_window + 2``.
+    first_window : int, default 10
         The first marker is at one of the steps 1 ... ``first_window``; the second at one of
-        the steps L/2 + 1 ... L (rounded down).
+        the steps ``first_window + 1`` ... L/2 (L/2 rounded down).
     generator : torch.Generator
         The only source of randomness: the same generator state gives the same batch.
     dtype : torch.dtype, default torch.float32
@@ -89,7 +90,7 @@ def adding_batch(
     Raises
     ------
     ValueError
-        If a size is not a positive int or ``length < 2 * first_window``.
+        If a size is not a positive int or ``length < 2 * first_window + 2``.
     TypeError
         If ``generator`` is not a ``torch.Generator``.
 
@@ -112,8 +113,10 @@ def adding_batch(
         _positive_int("length", length),
         _positive_int("first_window", first_window),
     )
-    if length < 2 * first_window:
-        raise ValueError(f"length must be at least 2 * first_window = {2 * first_window}, got {length}")
+    if length < 2 * first_window + 2:
+        raise ValueError(
+            f"length must be at least 2 * first_window + 2 = {2 * first_window + 2}, got {length}"
+        )
     if not isinstance(generator, torch.Generator):
         raise TypeError(f"generator must be a torch.Generator, got {type(generator).__name__}")
     values = torch.rand(n, length, generator=generator, dtype=dtype)  # (N, L)
@@ -229,11 +232,15 @@ class AddingRun:
         The held-out MSE at each of those steps.
     right : list of float
         The fraction of held-out answers within :data:`TOLERANCE` at each of those steps.
+    probe : list of float
+        What the ``probe`` given to :func:`train_adding` returned at each of those steps
+        (empty without one).
     """
 
     steps: list[int] = field(default_factory=list)
     mse: list[float] = field(default_factory=list)
     right: list[float] = field(default_factory=list)
+    probe: list[float] = field(default_factory=list)
 
     @property
     def solved(self) -> bool:
@@ -254,15 +261,15 @@ def train_adding(
     batch_size: int = 64,
     lr: float = 1e-2,
     length: int = 50,
-    first_window: int = 5,
+    first_window: int = 10,
     eval_every: int = 100,
-    eval_size: int = 1000,
-    eval_seed: int = 10_000,
+    held_out: tuple[torch.Tensor, torch.Tensor] | None = None,
+    probe: Callable[[nn.Module], float] | None = None,
 ) -> AddingRun:
     r"""Train ``model`` on fresh adding-problem batches with Adam and the MSE loss.
 
     Every ``eval_every`` steps (and before the first) the model is scored by :func:`evaluate`
-    on one held-out set drawn from ``eval_seed``, the same for every model and seed.
+    on one held-out set, by default the same for every model and seed.
 
     Parameters
     ----------
@@ -276,8 +283,15 @@ def train_adding(
         As :func:`adding_batch`.
     lr : float, default 1e-2
         Adam's learning rate (other settings PyTorch's defaults).
-    eval_every, eval_size, eval_seed : int
-        How often, on how many sequences and from which seed the held-out set is scored.
+    eval_every : int, default 100
+        How often the held-out set is scored.
+    held_out : tuple (inputs, targets), optional
+        Shapes (N, L, 2) and (N,); default 1000 sequences from :func:`adding_batch` with a
+        generator seeded 10000 and the given ``length`` and ``first_window``.
+    probe : callable, optional
+        Called with the model at every evaluation; its float is recorded in
+        :attr:`AddingRun.probe` (the book records a Jacobian norm there). It must not
+        change the model.
 
     Returns
     -------
@@ -296,26 +310,21 @@ def train_adding(
     Examples
     --------
     >>> import torch
-    >>> from rnndoc.adding import AddingModel, train_adding
+    >>> from rnndoc.adding import AddingModel, adding_batch, train_adding
     >>> _ = torch.manual_seed(0)
-    >>> run = train_adding(AddingModel("GRU", 4), 4, length=10, eval_every=2, eval_size=8)
+    >>> held_out = adding_batch(8, 10, 2, generator=torch.Generator().manual_seed(1))
+    >>> run = train_adding(AddingModel("GRU", 4), 4, length=10, first_window=2, eval_every=2, held_out=held_out)
     >>> run.steps, len(run.mse)
     ([0, 2, 4], 3)
     """
-    steps, batch_size, eval_every, eval_size = (
+    steps, batch_size, eval_every = (
         _positive_int(name, value)
-        for name, value in (
-            ("steps", steps),
-            ("batch_size", batch_size),
-            ("eval_every", eval_every),
-            ("eval_size", eval_size),
-        )
+        for name, value in (("steps", steps), ("batch_size", batch_size), ("eval_every", eval_every))
     )
     if not (isinstance(lr, float | int) and 0 < lr < math.inf):
         raise ValueError(f"lr must be a positive number, got {lr!r}")
-    held_out = adding_batch(
-        eval_size, length, first_window, generator=torch.Generator().manual_seed(eval_seed)
-    )
+    if held_out is None:
+        held_out = adding_batch(1000, length, first_window, generator=torch.Generator().manual_seed(10_000))
     batches = torch.Generator().manual_seed(seed)
     optimizer = torch.optim.Adam(model.parameters(), lr=lr)
     run = AddingRun()
@@ -325,6 +334,8 @@ def train_adding(
         run.steps.append(step)
         run.mse.append(mse)
         run.right.append(right)
+        if probe is not None:
+            run.probe.append(float(probe(model)))
 
     record(0)
     for step in range(1, steps + 1):
@@ -339,7 +350,7 @@ def train_adding(
 
 
 def plot_learning_curves(
-    runs: dict[str, AddingRun], colors: dict[str, str] | None = None
+    runs: dict[str, AddingRun], colors: dict[str, str] | None = None, probe_label: str | None = None
 ) -> matplotlib.figure.Figure:
     """Held-out MSE against the training step, log scale, with the mean baseline 1/6 dashed.
 
@@ -348,12 +359,15 @@ def plot_learning_curves(
     runs : dict of str to AddingRun
         A label and its run.
     colors : dict of str to str, optional
-        A matplotlib colour per label (the book uses one colour per model throughout).
+        A matplotlib colour per label; the same colour marks the run in both panels.
+    probe_label : str, optional
+        With it, a second panel plots each run's :attr:`AddingRun.probe` (log scale),
+        with this y label.
 
     Returns
     -------
     matplotlib.figure.Figure
-        The legend sits outside the axes, right of them, so that it covers no curve.
+        One legend, below the panels, so that it covers no curve.
 
     Examples
     --------
@@ -363,13 +377,20 @@ def plot_learning_curves(
     >>> ax.get_yscale(), len(ax.lines)  # the curve and the baseline
     ('log', 2)
     """
-    fig = matplotlib.figure.Figure(figsize=(7.0, 3.6), layout="constrained")
-    ax = fig.add_subplot()
+    panels = 1 if probe_label is None else 2
+    fig = matplotlib.figure.Figure(figsize=(4.2 * panels + 0.6, 3.8), layout="constrained")
+    axes = fig.subplots(1, panels, squeeze=False)[0]
+    colors = colors or {}
     for label, run in runs.items():
-        ax.semilogy(run.steps, run.mse, "-", lw=1.6, color=(colors or {}).get(label), label=label)
-    ax.axhline(MEAN_BASELINE_MSE, color="0.3", ls="--", lw=1, label="always answering 1 (MSE 1/6)")
-    ax.set_xlabel("training step (Adam)")
-    ax.set_ylabel("held-out MSE")
-    ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
+        axes[0].semilogy(run.steps, run.mse, "-", lw=1.6, color=colors.get(label), label=label)
+        if probe_label is not None:
+            axes[1].semilogy(run.steps, run.probe, "-", lw=1.6, color=colors.get(label))
+    axes[0].axhline(MEAN_BASELINE_MSE, color="0.3", ls="--", lw=1, label="always answering 1 (MSE 1/6)")
+    axes[0].set_ylabel("held-out MSE")
+    if probe_label is not None:
+        axes[1].set_ylabel(probe_label)
+    for ax in axes:
+        ax.set_xlabel("training step (Adam)")
+        ax.grid(True, which="major", alpha=0.3)
+    fig.legend(loc="outside lower center", ncols=min(3, len(runs) + 1), fontsize=8, frameon=False)
     return fig
