@@ -78,6 +78,16 @@ def test_evaluate_scores_mse_and_fraction_right():
         evaluate(lambda x: x[:, 0], inputs, targets)
 
 
+@pytest.fixture
+def one_thread():
+    """One torch thread, as the book trains (restored afterwards)."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+@pytest.mark.usefixtures("one_thread")
 def test_training_is_deterministic_and_learns_the_mean():
     def run():
         torch.manual_seed(0)
