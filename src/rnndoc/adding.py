@@ -300,7 +300,7 @@ def train_adding(
         generator seeded 10000 and the given ``length`` and ``first_window``.
     probe : callable, optional
         Called with the model at every evaluation; its float is recorded in
-        :attr:`AddingRun.probe` (the book records a Jacobian norm there). It must not
+        the ``probe`` list of :class:`AddingRun` (the book records a Jacobian norm there). It must not
         change the model.
 
     Returns
@@ -371,7 +371,7 @@ def plot_learning_curves(
     colors : dict of str to str, optional
         A matplotlib colour per label; the same colour marks the run in both panels.
     probe_label : str, optional
-        With it, a second panel plots each run's :attr:`AddingRun.probe` (log scale),
+        With it, a second panel plots the ``probe`` list of each :class:`AddingRun` (log scale),
         with this y label.
 
     Returns
