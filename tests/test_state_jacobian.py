@@ -52,24 +52,17 @@ def test_lstm_step_jacobian_is_autograds(args):
     assert torch.allclose(lstm_step_jacobian(x, h, c, *weights), expected, rtol=0, atol=ATOL)
 
 
+@pytest.mark.parametrize(
+    ("gates", "cell", "step_jacobian"), [(3, gru_cell, gru_step_jacobian), (1, rnn_cell, rnn_step_jacobian)]
+)
 @given(sizes)
-def test_gru_step_jacobian_is_autograds(args):
+def test_gru_and_rnn_step_jacobians_are_autograds(gates, cell, step_jacobian, args):
     input_size, hidden_size, seed, bias = args
     g = torch.Generator().manual_seed(seed)
-    weights = _weights(3, input_size, hidden_size, g, bias)
+    weights = _weights(gates, input_size, hidden_size, g, bias)
     x, h = _random((input_size,), g), _random((hidden_size,), g)
-    expected = torch.autograd.functional.jacobian(lambda h: gru_cell(x, h, *weights), h)
-    assert torch.allclose(gru_step_jacobian(x, h, *weights), expected, rtol=0, atol=ATOL)
-
-
-@given(sizes)
-def test_rnn_step_jacobian_is_autograds(args):
-    input_size, hidden_size, seed, bias = args
-    g = torch.Generator().manual_seed(seed)
-    weights = _weights(1, input_size, hidden_size, g, bias)
-    x, h = _random((input_size,), g), _random((hidden_size,), g)
-    expected = torch.autograd.functional.jacobian(lambda h: rnn_cell(x, h, *weights), h)
-    assert torch.allclose(rnn_step_jacobian(x, h, *weights), expected, rtol=0, atol=ATOL)
+    expected = torch.autograd.functional.jacobian(lambda h: cell(x, h, *weights), h)
+    assert torch.allclose(step_jacobian(x, h, *weights), expected, rtol=0, atol=ATOL)
 
 
 @given(
