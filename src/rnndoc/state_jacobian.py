@@ -138,13 +138,14 @@ def lstm_step_jacobian(
 
     .. math::
 
-        \frac{\partial c_t}{\partial c_{t-1}} &= \operatorname{diag}(f_t), \qquad
-        \frac{\partial c_t}{\partial h_{t-1}} = \operatorname{diag}(c_{t-1} \odot f_t') W_{hf}
-            + \operatorname{diag}(g_t \odot i_t') W_{hi} + \operatorname{diag}(i_t \odot g_t') W_{hg},\\
-        \frac{\partial h_t}{\partial c_{t-1}} &= D_t \operatorname{diag}(f_t), \qquad
-        \frac{\partial h_t}{\partial h_{t-1}} = \operatorname{diag}(\tanh c_t \odot o_t') W_{ho}
-            + D_t \frac{\partial c_t}{\partial h_{t-1}},
-        \qquad D_t = \operatorname{diag}\bigl(o_t \odot (1 - \tanh^2 c_t)\bigr)
+        \frac{\partial c_t}{\partial c_{t-1}} &= \operatorname{diag}(f_t),\\
+        \frac{\partial c_t}{\partial h_{t-1}} &= \operatorname{diag}(c_{t-1} \odot f_t') W_{hf}
+            + \operatorname{diag}(g_t \odot i_t') W_{hi}\\
+            &\quad + \operatorname{diag}(i_t \odot g_t') W_{hg},\\
+        \frac{\partial h_t}{\partial c_{t-1}} &= D_t \operatorname{diag}(f_t),\\
+        \frac{\partial h_t}{\partial h_{t-1}} &= \operatorname{diag}(\tanh c_t \odot o_t') W_{ho}
+            + D_t \frac{\partial c_t}{\partial h_{t-1}},\\
+        D_t &= \operatorname{diag}\bigl(o_t \odot (1 - \tanh^2 c_t)\bigr)
 
     Parameters
     ----------
@@ -214,12 +215,13 @@ def gru_step_jacobian(
 
     .. math::
 
-        \frac{\partial h_t}{\partial h_{t-1}} = \operatorname{diag}(z_t)
-        + \operatorname{diag}\bigl((h_{t-1} - n_t) \odot z_t'\bigr) W_{hz}
-        + \operatorname{diag}\bigl((1 - z_t) \odot (1 - n_t^2)\bigr)
-          \bigl(\operatorname{diag}(r_t) W_{hn}
-          + \operatorname{diag}\bigl((W_{hn} h_{t-1} + b_{hn}) \odot r_t'\bigr) W_{hr}\bigr)
+        \frac{\partial h_t}{\partial h_{t-1}} &= \operatorname{diag}(z_t)
+            + \operatorname{diag}\bigl((h_{t-1} - n_t) \odot z_t'\bigr) W_{hz}\\
+            &\quad + \operatorname{diag}\bigl((1 - z_t) \odot (1 - n_t^2)\bigr)\, M_t,\\
+        M_t &= \operatorname{diag}(r_t) W_{hn}
+            + \operatorname{diag}\bigl((W_{hn} h_{t-1} + b_{hn}) \odot r_t'\bigr) W_{hr}
 
+    (:math:`M_t` is the derivative of the candidate's pre-activation.)
     The first term is the additive path: :math:`z_t \odot h_{t-1}` passes the old state on,
     scaled by the update gate, as :math:`f_t \odot c_{t-1}` does in the LSTM.
 
