@@ -81,10 +81,17 @@ def tests(session: nox.Session) -> None:
 
     The tests are spread over the machine's cores (pytest-xdist, ``-n auto``); a free worker
     takes tests queued for a busy one (``--dist worksteal``: a few sympy tests take most of
-    the time). Pass ``-n 0`` after ``--`` to run them in one process.
+    the time). Pass ``-n 0`` after ``--`` to run them in one process. A venv made before
+    pytest-xdist joined the test group and reused with ``-R`` (no install) runs them in one
+    process, as pytest without xdist would not know ``-n``.
     """
     _install(session, "test")
-    session.run("pytest", "-n", "auto", "--dist", "worksteal", *session.posargs)
+    venv = Path(session.virtualenv.location)
+    if any(venv.glob("lib/python*/site-packages/xdist/__init__.py")):
+        session.run("pytest", "-n", "auto", "--dist", "worksteal", *session.posargs)
+    else:
+        session.warn("pytest-xdist is not installed in this venv (run without -R to add it): one process")
+        session.run("pytest", *session.posargs)
 
 
 def _sphinx(session: nox.Session, builder: str, *args: str, outdir: Path | None = None) -> None:
@@ -333,6 +340,10 @@ def pdf(session: nox.Session) -> None:
         session.error("XeLaTeX reported (docs/_build/latex/rnndoc.log):\n" + "\n".join(problems))
     if (BUILD / "html").is_dir():
         shutil.copy2(latex / "rnndoc.pdf", BUILD / "html" / "rnndoc.pdf")
+        # the pages link the PDF only where it exists (docs/conf.py): write them all again with
+        # the link (-a writes every page; nothing is read or executed)
+        session.run(docs_bin / "sphinx-build", "-b", "html", "-a", *common, DOCS, BUILD / "html",
+                    external=True)  # fmt: skip
     session.run("pytest", "pdf", "-o", "testpaths=", "-p", "no:cacheprovider")
     session.log(f"The PDF is {latex / 'rnndoc.pdf'}; first pages of the chapters in {latex / 'pages'}")
 
