@@ -276,7 +276,40 @@ def _pdf_edition_button(app, pagename, templatename, context, doctree):
     buttons.insert(0, {**link, "text": "", "classes": "pst-navbar-icon"})
 
 
+# --- pages that show other pages: rewritten when what they show changed -------------------
+# Every page shows the whole book's navigation (the sidebar's titles, chapter numbers,
+# previous and next), and the References page lists the cited entries of every page. Sphinx
+# rewrites only the pages it re-read, so after adding, removing or reordering a chapter, or
+# retitling one, or citing a new entry, the other pages kept the old sidebar, numbers or
+# bibliography. `env-get-updated` (emitted after reading) names pages to write again without
+# reading them (nothing is executed): all of them, whenever this summary of the book-wide
+# state differs from the one this builder last wrote with. The summaries are kept per builder
+# (the doctest and HTML builders share one environment), so a build where nothing changed
+# rewrites nothing.
+def _book_wide_key(env) -> str:
+    citations = getattr(env.get_domain("cite"), "citations", [])
+    state = {
+        "docs": sorted(env.found_docs),
+        "toctrees": sorted(env.toctree_includes.items()),
+        "titles": sorted((doc, title.astext()) for doc, title in env.titles.items()),
+        "secnumbers": sorted((doc, sorted(n.items())) for doc, n in env.toc_secnumbers.items()),
+        "citations": sorted((c.key, c.citation_id, c.formatted_entry.label) for c in citations),
+        "bib": [hashlib.sha256((DOCS / bib).read_bytes()).hexdigest() for bib in bibtex_bibfiles],
+    }
+    return hashlib.sha256(json.dumps(state, default=str).encode()).hexdigest()
+
+
+def _rewrite_all_if_book_changed(app, env):
+    keys = env.__dict__.setdefault("rnndoc_book_wide_keys", {})
+    key = _book_wide_key(env)
+    if keys.get(app.builder.name) == key:
+        return []
+    keys[app.builder.name] = key
+    return sorted(env.found_docs)
+
+
 def setup(app):
+    app.connect("env-get-updated", _rewrite_all_if_book_changed)
     app.connect("html-page-context", _pdf_edition_button, priority=502)  # after the theme's (501)
     app.connect("build-finished", _copy_mathjax)
     app.connect("build-finished", _relocatable_404)
