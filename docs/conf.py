@@ -253,13 +253,15 @@ def _relocatable_404(app, exception):
 # `nox -s pdf` writes the whole book to rnndoc.pdf beside the HTML pages, and the Pages workflow
 # publishes both. Every page's download menu offers it after the theme's own entries (the
 # page's .ipynb and .md, and printing the page); pages without that menu (search, general
-# index) get a button of their own.
+# index) get a button of their own. The link is offered only where the PDF is there: a plain
+# `nox -s docs` has none, and `nox -s pdf` writes the pages again (reading none) once the
+# PDF is in place.
 PDF_EDITION = "rnndoc.pdf"
 
 
 def _pdf_edition_button(app, pagename, templatename, context, doctree):
     buttons = context.get("header_buttons")
-    if buttons is None:  # not the book theme
+    if buttons is None or not (Path(app.outdir) / PDF_EDITION).is_file():  # not the book theme; no PDF
         return
     link = {
         "type": "link",
