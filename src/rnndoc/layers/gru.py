@@ -47,9 +47,11 @@ def gru_step(
 
     .. math::
 
-        (r, z) = \sigma(x_{rz} + h W_{h\{r,z\}}^\top),\qquad
-        n = \tanh(x_n + r \odot (h W_{hn}^\top + b_{hn})),\qquad
-        h' = (1 - z) \odot n + z \odot h
+        \begin{aligned}
+        (r, z) &= \sigma(x_{rz} + h W_{h\{r,z\}}^\top), \\
+        n &= \tanh(x_n + r \odot (h W_{hn}^\top + b_{hn})), \\
+        h' &= (1 - z) \odot n + z \odot h
+        \end{aligned}
 
     Parameters
     ----------
@@ -107,12 +109,14 @@ def gru_step_backward(
 
     .. math::
 
-        \delta n &= \delta h' \odot (1 - z) \odot (1 - n^2),\qquad
-        \delta z = \delta h' \odot (h - n) \odot z(1 - z),\\
-        \delta hh_n &= r \odot \delta n,\qquad
-        \delta r = \delta n \odot (h W_{hn}^\top + b_{hn}) \odot r(1 - r),\\
-        \frac{\partial L}{\partial x_{part}} &= (\delta r, \delta z, \delta n),\qquad
-        \frac{\partial L}{\partial h} = \delta h' \odot z + (\delta r, \delta z, \delta hh_n)\, W_{hh}
+        \begin{aligned}
+        \delta n &= \delta h' \odot (1 - z) \odot (1 - n^2), \\
+        \delta z &= \delta h' \odot (h - n) \odot z(1 - z), \\
+        \delta hh_n &= r \odot \delta n, \\
+        \delta r &= \delta n \odot (h W_{hn}^\top + b_{hn}) \odot r(1 - r), \\
+        \frac{\partial L}{\partial x_{part}} &= (\delta r, \delta z, \delta n), \\
+        \frac{\partial L}{\partial h} &= \delta h' \odot z + (\delta r, \delta z, \delta hh_n)\, W_{hh}
+        \end{aligned}
 
     :math:`\delta hh_n` (the gradient at :math:`h W_{hn}^\top + b_{hn}`) is :math:`\delta n`
     scaled by :math:`r`: so are the gradients of :math:`W_{hn}` and :math:`b_{hn}`, which the
@@ -187,10 +191,12 @@ def gru_cell(
 
     .. math::
 
-        r &= \sigma(x W_{ir}^\top + b_{ir} + h W_{hr}^\top + b_{hr}),\quad
-        z = \sigma(x W_{iz}^\top + b_{iz} + h W_{hz}^\top + b_{hz}),\\
-        n &= \tanh(x W_{in}^\top + b_{in} + r \odot (h W_{hn}^\top + b_{hn})),\qquad
-        h' = (1 - z) \odot n + z \odot h
+        \begin{aligned}
+        r &= \sigma(x W_{ir}^\top + b_{ir} + h W_{hr}^\top + b_{hr}), \\
+        z &= \sigma(x W_{iz}^\top + b_{iz} + h W_{hz}^\top + b_{hz}), \\
+        n &= \tanh(x W_{in}^\top + b_{in} + r \odot (h W_{hn}^\top + b_{hn})), \\
+        h' &= (1 - z) \odot n + z \odot h
+        \end{aligned}
 
     Note that :math:`b_{hn}` sits inside the product with :math:`r`, as in PyTorch. With
     ``reset_after=False`` the candidate is the form of Cho et al. (2014), where the reset

@@ -45,9 +45,11 @@ def lstm_step(
 
     .. math::
 
-        (i, f, g, o) = (\sigma, \sigma, \tanh, \sigma)(x_{part} + h W_{hh}^\top),\qquad
-        c' = f \odot c + i \odot g,\qquad
-        h' = (o \odot \tanh c')\, W_{hr}^\top\ (\text{with } W_{hr})
+        \begin{aligned}
+        (i, f, g, o) &= (\sigma, \sigma, \tanh, \sigma)(x_{part} + h W_{hh}^\top), \\
+        c' &= f \odot c + i \odot g, \\
+        h' &= (o \odot \tanh c')\, W_{hr}^\top\ (\text{with } W_{hr})
+        \end{aligned}
 
     Parameters
     ----------
@@ -117,15 +119,17 @@ def lstm_step_backward(
 
     .. math::
 
-        \delta m &= \delta h'\, W_{hr},\qquad
-        \delta c = \delta c' + \delta m \odot o \odot (1 - \tanh^2 c'),\\
-        \delta i &= \delta c \odot g,\quad \delta f = \delta c \odot c,\quad
-        \delta g = \delta c \odot i,\quad \delta o = \delta m \odot \tanh c',\\
-        \delta a &= \big(\delta i \odot i(1-i),\ \delta f \odot f(1-f),\
-        \delta g \odot (1-g^2),\ \delta o \odot o(1-o)\big),\\
-        \frac{\partial L}{\partial x_{part}} &= \delta a,\qquad
-        \frac{\partial L}{\partial h} = \delta a\, W_{hh},\qquad
-        \frac{\partial L}{\partial c} = \delta c \odot f
+        \begin{aligned}
+        \delta m &= \delta h'\, W_{hr}, \\
+        \delta c &= \delta c' + \delta m \odot o \odot (1 - \tanh^2 c'), \\
+        \delta i &= \delta c \odot g,\quad \delta f = \delta c \odot c, \\
+        \delta g &= \delta c \odot i,\quad \delta o = \delta m \odot \tanh c', \\
+        \delta a &= \big(\delta i \odot i(1-i),\ \delta f \odot f(1-f), \\
+        &\qquad \delta g \odot (1-g^2),\ \delta o \odot o(1-o)\big), \\
+        \frac{\partial L}{\partial x_{part}} &= \delta a, \\
+        \frac{\partial L}{\partial h} &= \delta a\, W_{hh}, \\
+        \frac{\partial L}{\partial c} &= \delta c \odot f
+        \end{aligned}
 
     The weight gradients :math:`\sum_t \delta a_t^\top h_{t-1}` and
     :math:`\sum_t \delta h_t'^\top m_t` are summed by the caller after the loop.
@@ -198,12 +202,14 @@ def lstm_cell(
 
     .. math::
 
-        i &= \sigma(x W_{ii}^\top + b_{ii} + h W_{hi}^\top + b_{hi}),\quad
-        f = \sigma(x W_{if}^\top + b_{if} + h W_{hf}^\top + b_{hf}),\\
-        g &= \tanh(x W_{ig}^\top + b_{ig} + h W_{hg}^\top + b_{hg}),\quad
-        o = \sigma(x W_{io}^\top + b_{io} + h W_{ho}^\top + b_{ho}),\\
-        c' &= f \odot c + i \odot g,\qquad h' = (o \odot \tanh c')\, W_{hr}^\top
-        \ (\text{projection only with } W_{hr})
+        \begin{aligned}
+        i &= \sigma(x W_{ii}^\top + b_{ii} + h W_{hi}^\top + b_{hi}), \\
+        f &= \sigma(x W_{if}^\top + b_{if} + h W_{hf}^\top + b_{hf}), \\
+        g &= \tanh(x W_{ig}^\top + b_{ig} + h W_{hg}^\top + b_{hg}), \\
+        o &= \sigma(x W_{io}^\top + b_{io} + h W_{ho}^\top + b_{ho}), \\
+        c' &= f \odot c + i \odot g, \\
+        h' &= (o \odot \tanh c')\, W_{hr}^\top\ (\text{projection only with } W_{hr})
+        \end{aligned}
 
     Parameters
     ----------

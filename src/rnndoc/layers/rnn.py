@@ -77,10 +77,12 @@ def rnn_step_backward(
 
     .. math::
 
-        \delta = \frac{\partial L}{\partial h'} \odot \phi'(a),\quad
-        \phi'(a) = 1 - h'^2\ (\tanh),\ [h' > 0]\ (\mathrm{ReLU});\qquad
-        \frac{\partial L}{\partial x_{part}} = \delta,\quad
-        \frac{\partial L}{\partial h} = \delta\, W_{hh}
+        \begin{aligned}
+        \delta &= \frac{\partial L}{\partial h'} \odot \phi'(a), \\
+        \phi'(a) &= 1 - h'^2\ (\tanh),\ [h' > 0]\ (\mathrm{ReLU}), \\
+        \frac{\partial L}{\partial x_{part}} &= \delta, \\
+        \frac{\partial L}{\partial h} &= \delta\, W_{hh}
+        \end{aligned}
 
     The weight gradient :math:`\sum_t \delta_t^\top h_{t-1}` is summed by the caller after
     the loop over time (one matrix product).
