@@ -4,8 +4,8 @@ Each sequence has L steps of two features: a value drawn uniformly from [0, 1) a
 1 at exactly two steps and 0 elsewhere. The target is the sum of the two marked values.
 As in Hochreiter and Schmidhuber's experiment, the first marker sits among the first
 ``first_window`` steps and the second later in the first half, so both values must be carried
-more than L/2 steps, the first one ``L - first_window + 1`` to ``L`` steps (41 to 50 with the
-defaults), to the answer, which is read off the last hidden state. Answering the mean, 1, scores the variance of the sum of two uniform
+more than L/2 steps, the first one ``L - first_window`` to ``L - 1`` steps (40 to 49 with the
+defaults: from its step, 1 to 10, to step L), to the answer, which is read off the last hidden state. Answering the mean, 1, scores the variance of the sum of two uniform
 values, :math:`2 / 12 = 1/6` (:data:`MEAN_BASELINE_MSE`); an answer counts as right within
 :data:`TOLERANCE` of the target.
 
@@ -22,6 +22,7 @@ import matplotlib.figure
 import torch
 from torch import nn
 
+from .plots import network_colors
 from .state_jacobian import raise_forget_bias
 
 __all__ = [
@@ -360,7 +361,10 @@ def train_adding(
 
 
 def plot_learning_curves(
-    runs: dict[str, AddingRun], colors: dict[str, str] | None = None, probe_label: str | None = None
+    runs: dict[str, AddingRun],
+    colors: dict[str, str] | None = None,
+    probe_label: str | None = None,
+    probe_threshold: float | None = None,
 ) -> matplotlib.figure.Figure:
     """Held-out MSE against the training step, log scale, with the mean baseline 1/6 dashed.
 
@@ -369,10 +373,13 @@ def plot_learning_curves(
     runs : dict of str to AddingRun
         A label and its run.
     colors : dict of str to str, optional
-        A matplotlib colour per label; the same colour marks the run in both panels.
+        A matplotlib colour per label; the same colour marks the run in both panels. By
+        default the book's colour of each network (:func:`rnndoc.plots.network_colors`).
     probe_label : str, optional
         With it, a second panel plots the ``probe`` list of each :class:`AddingRun` (log scale),
         with this y label.
+    probe_threshold : float, optional
+        Drawn as a dotted line across the second panel, labelled.
 
     Returns
     -------
@@ -390,15 +397,22 @@ def plot_learning_curves(
     panels = 1 if probe_label is None else 2
     fig = matplotlib.figure.Figure(figsize=(4.2 * panels + 0.6, 3.8), layout="constrained")
     axes = fig.subplots(1, panels, squeeze=False)[0]
-    colors = colors or {}
-    for label, run in runs.items():
-        axes[0].semilogy(run.steps, run.mse, "-", lw=1.6, color=colors.get(label), label=label)
+    colors = colors or network_colors(list(runs))
+    # Curves that coincide (two failed runs at the baseline) stay visible: one marker per run,
+    # and the runs listed first drawn on top.
+    for index, (label, run) in enumerate(runs.items()):
+        style = {"lw": 1.6, "color": colors.get(label), "marker": "osD^v<>"[index % 7], "ms": 3.5,
+                 "markevery": max(1, len(run.steps) // 12), "zorder": 3 + len(runs) - index}  # fmt: skip
+        axes[0].semilogy(run.steps, run.mse, label=label, **style)
         if probe_label is not None:
-            axes[1].semilogy(run.steps, run.probe, "-", lw=1.6, color=colors.get(label))
+            axes[1].semilogy(run.steps, run.probe, **style)
     axes[0].axhline(MEAN_BASELINE_MSE, color="0.3", ls="--", lw=1, label="always answering 1 (MSE 1/6)")
     axes[0].set_ylabel("held-out MSE")
     if probe_label is not None:
         axes[1].set_ylabel(probe_label)
+        if probe_threshold is not None:
+            axes[1].axhline(probe_threshold, color="0.3", ls=":", lw=1.2,
+                            label=f"threshold {probe_threshold:g} (right panel)")  # fmt: skip
     for ax in axes:
         ax.set_xlabel("training step (Adam)")
         ax.grid(True, which="major", alpha=0.3)

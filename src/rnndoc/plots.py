@@ -4,19 +4,74 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import matplotlib.colors
 import matplotlib.figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 __all__ = [
+    "NETWORK_COLORS",
     "draw_gru_cell",
     "draw_lstm_cell",
     "draw_unrolled",
+    "network_colors",
     "plot_derivation_costs",
     "plot_finite_difference_error",
     "plot_gradient_norms",
     "plot_step_gradients",
     "plot_truncation",
 ]
+
+#: One colour per kind of network, the same in every figure of the book.
+NETWORK_COLORS = {
+    "tanh RNN": "#7f7f7f",
+    "LSTM": "#1f77b4",
+    "LSTM, forget bias +3": "#d62728",
+    "GRU": "#2ca02c",
+}
+
+
+def network_colors(labels: Sequence[str]) -> dict[str, str | None]:
+    """The colour of each label: that of the longest key of :data:`NETWORK_COLORS` it starts with.
+
+    Labels that share a network (``"tanh RNN, s = 1.2"`` and ``"tanh RNN, s = 0.8"``) get
+    shades of its colour, darkest first; a label of no known network gets None (matplotlib's
+    colour cycle).
+
+    Parameters
+    ----------
+    labels : sequence of str
+        Curve labels, in drawing order.
+
+    Returns
+    -------
+    dict of str to str or None
+        A matplotlib colour (``"#rrggbb"``) per label.
+
+    Examples
+    --------
+    >>> from rnndoc.plots import network_colors
+    >>> colors = network_colors(["LSTM", "LSTM, forget bias +3", "GRU", "other"])
+    >>> colors["LSTM"], colors["GRU"], colors["other"]
+    ('#1f77b4', '#2ca02c', None)
+    >>> a, b = network_colors(["tanh RNN, s = 1.2", "tanh RNN, s = 0.8"]).values()
+    >>> a != b
+    True
+    """
+    kinds = {}
+    for label in labels:
+        keys = [key for key in NETWORK_COLORS if label.startswith(key)]
+        kinds[label] = max(keys, key=len) if keys else None
+    colors: dict[str, str | None] = {}
+    for label, kind in kinds.items():
+        if kind is None:
+            colors[label] = None
+            continue
+        same = [other for other, k in kinds.items() if k == kind]
+        # shades: the network's colour, then mixed with up to 50 % white
+        mix = 0.5 * same.index(label) / max(1, len(same) - 1)
+        rgb = [(1 - mix) * c + mix for c in matplotlib.colors.to_rgb(NETWORK_COLORS[kind])]
+        colors[label] = matplotlib.colors.to_hex(rgb)
+    return colors
 
 
 _BOX_WIDTH, _BOX_HEIGHT = 1.3, 0.62
@@ -341,8 +396,9 @@ def plot_gradient_norms(
         raise ValueError(f"bounds must be keyed by curve labels {sorted(curves)}, got {unknown}")
     fig = matplotlib.figure.Figure(figsize=(6.4, 4.4), layout="constrained")
     ax = fig.add_subplot()
+    colors = network_colors(list(curves))  # the book's colour for each network
     for label, norms in curves.items():
-        (line,) = ax.semilogy(range(len(norms)), norms, "o-", ms=3, label=label)
+        (line,) = ax.semilogy(range(len(norms)), norms, "o-", ms=3, color=colors[label], label=label)
         if label in (bounds or {}):
             sigma = bounds[label]
             distances = range(len(norms))
