@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib.metadata
 import json
@@ -134,6 +135,19 @@ numpydoc_show_class_members = False  # autodoc lists the members; avoid duplicat
 numpydoc_xref_param_type = False  # types carry shapes ("Tensor, shape (N, H)"): plain text
 numpydoc_attributes_as_param_list = True
 doctest_test_doctest_blocks = "default"
+
+
+def _dataclass_factories(app, what, name, obj, options, signature, return_annotation):
+    """Show a dataclass field's default factory as a call (``steps=list()``), not ``<factory>``."""
+    if what != "class" or not signature or not dataclasses.is_dataclass(obj):
+        return None
+    for field in dataclasses.fields(obj):
+        if field.default_factory is not dataclasses.MISSING:
+            factory = getattr(field.default_factory, "__name__", "factory")
+            signature = signature.replace(f"{field.name}=<factory>", f"{field.name}={factory}()")
+    return signature, return_annotation
+
+
 # numpydoc loads autosummary, which by default imports every documented module (torch
 # included: 1.8 s) at each start to look for autosummary directives. The book has none.
 autosummary_generate = False
@@ -312,6 +326,7 @@ def _rewrite_all_if_book_changed(app, env):
 
 def setup(app):
     app.connect("env-get-updated", _rewrite_all_if_book_changed)
+    app.connect("autodoc-process-signature", _dataclass_factories)
     app.connect("html-page-context", _pdf_edition_button, priority=502)  # after the theme's (501)
     app.connect("build-finished", _copy_mathjax)
     app.connect("build-finished", _relocatable_404)

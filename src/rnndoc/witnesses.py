@@ -206,7 +206,12 @@ def exact_loss(digits: int = 50) -> sympy.Float:
     return evaluate(net.loss, digits, subs=at)
 
 
-#: The gradient witnesses by the names the report and the verdict use; sympy is the reference.
+#: The gradient witnesses by the names the report and the verdict use; sympy is the reference:
+#: ``"sympy"`` is :func:`sympy_gradients`, ``"bptt"`` :func:`bptt_handset_gradients`,
+#: ``"autograd"`` :func:`autograd_gradients` and ``"finite_difference"``
+#: :func:`rnndoc.finite_differences.finite_difference_gradients`.
+#:
+#: :meta hide-value:
 GRADIENT_WITNESSES: dict[str, Callable[..., dict[str, torch.Tensor]]] = {
     "sympy": sympy_gradients,
     "bptt": bptt_handset_gradients,
