@@ -211,7 +211,7 @@ def test_derivation_costs_direct_grows_faster_than_recursion():
 def test_derivation_costs_errors_and_minimum_length():
     from rnndoc.symbolic.derivation_cost import derivation_costs  # noqa: PLC0415
 
-    with pytest.raises(ValueError, match="method must be 'direct' or 'recursion'"):
+    with pytest.raises(ValueError, match="method must be one of 'direct', 'recursion', got 'numeric'"):
         derivation_costs(2, "numeric", budget_seconds=1)
     with pytest.raises(ValueError, match="budget_seconds must be positive"):
         derivation_costs(2, "direct", budget_seconds=0)
@@ -248,7 +248,7 @@ def test_symbolic_step_matches_the_from_scratch_cell(kind):
 def test_step_symbols_rejects_unknown_kind():
     from rnndoc.symbolic.gated import step_symbols  # noqa: PLC0415
 
-    with pytest.raises(ValueError, match="kind must be 'LSTM' or 'GRU'"):
+    with pytest.raises(ValueError, match="kind must be one of 'LSTM', 'GRU'"):
         step_symbols("RNN")
 
 

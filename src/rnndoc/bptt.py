@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import torch
 
-from ._validate import check_same_dtype, check_tensor
+from ._validate import check_int, check_mapping, check_same_dtype, check_tensor
 
 __all__ = ["BPTTGradients", "bptt_gradients", "gradient_split", "hidden_state_loss"]
 
@@ -110,11 +110,7 @@ _LAYOUT = {
 
 def _read(values: object) -> dict[str, torch.Tensor]:
     """Check ``values`` against :data:`_LAYOUT` and return its tensors by name."""
-    if not isinstance(values, Mapping):
-        raise TypeError(f"values must be a mapping of names to tensors, got {type(values).__name__}")
-    missing = [name for name in _LAYOUT if name not in values]
-    if missing:
-        raise ValueError(f"values is missing {', '.join(missing)}")
+    values = check_mapping("values", values, _LAYOUT)
     v = {name: values[name] for name in _LAYOUT}
     check_tensor("weight_ih_l0", v["weight_ih_l0"], (None, None), _LAYOUT["weight_ih_l0"])
     hidden_size, input_size = v["weight_ih_l0"].shape
@@ -164,16 +160,6 @@ def _deltas(
             delta_next = torch.zeros_like(delta_next)  # the state was detached here
         delta_next = deltas[:, t] = (residuals[:, t] + delta_next @ weight_hh) * (1 - hidden[:, t] ** 2)
     return deltas
-
-
-def _check_truncation(truncation: object) -> int | None:
-    if truncation is None:
-        return None
-    if isinstance(truncation, bool) or not isinstance(truncation, int):
-        raise TypeError(f"truncation must be an int or None, got {type(truncation).__name__}")
-    if truncation < 1:
-        raise ValueError(f"truncation must be at least 1 step, got {truncation}")
-    return truncation
 
 
 def _previous_states(v: dict[str, torch.Tensor], hidden: torch.Tensor) -> torch.Tensor:
@@ -236,7 +222,7 @@ def bptt_gradients(values: Mapping[str, torch.Tensor], truncation: int | None = 
     0.09481626735
     """
     v = _read(values)
-    truncation = _check_truncation(truncation)
+    truncation = None if truncation is None else check_int("truncation", truncation, minimum=1)
     preactivations, hidden = _forward(v)  # (N, L, H) each
     deltas = _deltas(hidden, hidden - v["targets"], v["weight_hh_l0"], truncation)  # (N, L, H)
     h_prev = _previous_states(v, hidden)  # (N, L, H)

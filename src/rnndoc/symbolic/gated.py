@@ -8,12 +8,18 @@ weight entry, exactly.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import sympy
 
+from .._validate import check_choice, check_int, check_mapping, check_matrix
 from .evaluation import evaluate
 from .symbols import symbol_matrix
 
 __all__ = ["gru_step", "handset_point", "lstm_bptt", "lstm_step", "step_symbols"]
+
+#: Gate blocks stacked in ``weight_ih`` / ``weight_hh``: i, f, g, o and r, z, n.
+_GATES = {"LSTM": 4, "GRU": 3}
 
 
 def step_symbols(kind: str, input_size: int = 2, hidden_size: int = 2) -> dict[str, sympy.Matrix]:
@@ -32,8 +38,8 @@ def step_symbols(kind: str, input_size: int = 2, hidden_size: int = 2) -> dict[s
 
     Raises
     ------
-    ValueError
-        If ``kind`` is neither.
+    TypeError, ValueError
+        If ``kind`` is neither, or a size is not a positive int.
 
     Examples
     --------
@@ -41,10 +47,10 @@ def step_symbols(kind: str, input_size: int = 2, hidden_size: int = 2) -> dict[s
     >>> step_symbols("GRU")["weight_hh"].shape
     (6, 2)
     """
-    gates = {"LSTM": 4, "GRU": 3}.get(kind)
-    if gates is None:
-        raise ValueError(f"kind must be 'LSTM' or 'GRU', got {kind!r}")
-    rows = gates * hidden_size
+    kind = check_choice("kind", kind, _GATES)
+    input_size = check_int("input_size", input_size, minimum=1)
+    hidden_size = check_int("hidden_size", hidden_size, minimum=1)
+    rows = _GATES[kind] * hidden_size
     out = {
         "weight_ih": symbol_matrix("W^{ih}", (rows, input_size)),
         "weight_hh": symbol_matrix("W^{hh}", (rows, hidden_size)),
@@ -56,6 +62,34 @@ def step_symbols(kind: str, input_size: int = 2, hidden_size: int = 2) -> dict[s
     if kind == "LSTM":
         out["c"] = symbol_matrix("c", (hidden_size, 1))
     return out
+
+
+def _check_step(name: str, s: object, kind: str) -> dict[str, sympy.Matrix]:
+    """``s`` as :func:`step_symbols` (``kind``) lays it out, each entry's shape checked."""
+    keys = ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "x", "h", *(("c",) if kind == "LSTM" else ()))
+    s = check_mapping(name, s, keys)
+    columns = {key: check_matrix(f"{name}[{key!r}]", s[key]) for key in ("x", "h")}
+    for key, column in columns.items():
+        if column.shape[1] != 1:
+            raise ValueError(f"{name}[{key!r}] must be a column (size, 1), got {column.shape}")
+    size, rows = columns["h"].shape[0], _GATES[kind] * columns["h"].shape[0]
+    shapes = {
+        "weight_ih": (rows, columns["x"].shape[0]),
+        "weight_hh": (rows, size),
+        "bias_ih": (rows, 1),
+        "bias_hh": (rows, 1),
+        "c": (size, 1),
+    }
+    return columns | {key: check_matrix(f"{name}[{key!r}]", s[key], shapes[key]) for key in keys[:4] + keys[6:]}
+
+
+def _check_columns(name: str, value: object, size: int) -> list[sympy.Matrix]:
+    """``value``, a non-empty sequence of (size, 1) matrices."""
+    if isinstance(value, str | bytes | sympy.MatrixBase) or not isinstance(value, Sequence):
+        raise TypeError(f"{name} must be a list of sympy matrices, got {type(value).__name__}")
+    if not value:
+        raise ValueError(f"{name} must not be empty")
+    return [check_matrix(f"{name}[{t}]", column, (size, 1)) for t, column in enumerate(value)]
 
 
 def _sigmoid(e):
@@ -84,6 +118,7 @@ def lstm_step(s: dict[str, sympy.Matrix]) -> tuple[sympy.Matrix, sympy.Matrix, d
     >>> (c.jacobian(s["c"]) - gates["f"]).applyfunc(sympy.simplify)
     Matrix([[0]])
     """
+    s = _check_step("s", s, "LSTM")
     pre = s["weight_ih"] * s["x"] + s["bias_ih"] + s["weight_hh"] * s["h"] + s["bias_hh"]  # (4H, 1)
     size = s["h"].shape[0]
     i, f, g, o = (pre[k * size : (k + 1) * size, :] for k in range(4))  # each (H, 1)
@@ -112,6 +147,7 @@ def gru_step(s: dict[str, sympy.Matrix]) -> sympy.Matrix:
     >>> gru_step(step_symbols("GRU", 1, 1)).shape
     (1, 1)
     """
+    s = _check_step("s", s, "GRU")
     size = s["h"].shape[0]
     gi = s["weight_ih"] * s["x"] + s["bias_ih"]  # (3H, 1)
     gh = s["weight_hh"] * s["h"] + s["bias_hh"]  # (3H, 1)
@@ -142,9 +178,11 @@ def handset_point(symbols: dict[str, sympy.Matrix]) -> dict[sympy.Symbol, sympy.
     >>> sorted(set(handset_point(step_symbols("GRU", 1, 1)).values()))[:3]
     [-1/2, -2/5, -1/5]
     """
+    symbols = check_mapping("symbols", symbols)
+    matrices = {name: check_matrix(f"symbols[{name!r}]", value) for name, value in symbols.items()}
     point = {}
     for offset, name in enumerate(sorted(symbols)):
-        for k, symbol in enumerate(symbols[name]):
+        for k, symbol in enumerate(matrices[name]):
             point[symbol] = sympy.Rational((7 * k + 3 * offset) % 11 - 5, 10)
     return point
 
@@ -193,8 +231,9 @@ def lstm_bptt(
 
     Raises
     ------
-    ValueError
-        If ``inputs`` and ``targets`` differ in length.
+    TypeError, ValueError
+        If an argument is not of the type or shape above (the message names it), or
+        ``inputs`` and ``targets`` differ in length.
 
     Examples
     --------
@@ -206,10 +245,16 @@ def lstm_bptt(
     >>> grad.shape
     (1, 4)
     """
+    symbols = _check_step("symbols", symbols, "LSTM")
+    point = check_mapping("point", point)
+    size, input_size = symbols["h"].shape[0], symbols["x"].shape[0]
+    inputs = _check_columns("inputs", inputs, input_size)
+    targets = _check_columns("targets", targets, size)
     if len(inputs) != len(targets):
         raise ValueError(f"targets must have one entry per input ({len(inputs)}), got {len(targets)}")
+    h_0, c_0 = check_matrix("h_0", h_0, (size, 1)), check_matrix("c_0", c_0, (size, 1))
+    digits = check_int("digits", digits, minimum=1)
     h, c, _ = lstm_step(symbols)
-    size = symbols["h"].shape[0]
     state_out, state_in = h.col_join(c), symbols["h"].col_join(symbols["c"])  # (2H, 1)
     jacobian_state = state_out.jacobian(state_in)  # (2H, 2H)
     jacobian_weight = state_out.jacobian(
@@ -223,7 +268,7 @@ def lstm_bptt(
         return (weights | dict(zip(symbols["x"], inputs[t - 1], strict=True))
                 | dict(zip(symbols["h"], h_prev, strict=True)) | dict(zip(symbols["c"], c_prev, strict=True)))  # fmt: skip
 
-    states = [(sympy.Matrix(h_0), sympy.Matrix(c_0))]
+    states = [(h_0, c_0)]
     for t in range(1, len(inputs) + 1):  # forward
         values = at_step(t)
         states.append((evaluate(h, digits, values), evaluate(c, digits, values)))
