@@ -37,12 +37,15 @@ def check_int(name: str, value: object, minimum: int | None = None, maximum: int
     return number
 
 
-def check_float(name: str, value: object, minimum: float | None = None, *, positive: bool = False) -> float:
-    """``value`` (an int or a float, bool refused) as a finite float, ``> 0`` if ``positive``."""
+def check_float(
+    name: str, value: object, minimum: float | None = None, *, positive: bool = False, finite: bool = True
+) -> float:
+    """``value`` (an int or a float, bool refused) as a float: finite unless ``finite=False``,
+    ``> 0`` if ``positive``, at least ``minimum`` if given."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a number, got {_kind(value)}")
     number = float(value)
-    if not math.isfinite(number):
+    if finite and not math.isfinite(number):
         raise ValueError(f"{name} must be finite, got {value!r}")
     if positive and not number > 0:
         raise ValueError(f"{name} must be positive, got {value!r}")

@@ -98,6 +98,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Raises
     ------
+    TypeError
+        If ``argv`` is not a sequence of str (a bare str is refused: it would be read letter
+        by letter).
     SystemExit
         With status 2 and a usage message for bad arguments (argparse).
 
@@ -107,6 +110,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> build_parser().parse_args(["mechanics", "--eps", "1e-5"]).eps
     1e-05
     """
+    if argv is not None and (
+        isinstance(argv, str | bytes)
+        or not isinstance(argv, Sequence)
+        or not all(isinstance(arg, str) for arg in argv)
+    ):
+        raise TypeError(f"argv must be a sequence of str or None, got {argv!r}")
     args, unknown = build_parser().parse_known_args(argv)
     if unknown:  # the subcommand's own usage explains what it accepts
         args.subparser.error(f"unrecognized arguments: {' '.join(unknown)}")

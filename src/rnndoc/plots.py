@@ -1,4 +1,7 @@
-"""Figures the chapters draw, from the package's own numbers (matplotlib)."""
+"""Figures the chapters draw, from the package's own numbers (matplotlib).
+
+The LSTM and GRU cell diagrams are drawn in :mod:`rnndoc.cell_diagrams` and re-exported here.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +10,9 @@ from collections.abc import Sequence
 import matplotlib.figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
+from ._validate import check_choice, check_float, check_int, check_mapping, check_numbers, check_str
+from .cell_diagrams import draw_gru_cell, draw_lstm_cell
+
 __all__ = [
     "draw_gru_cell",
     "draw_lstm_cell",
@@ -14,6 +20,7 @@ __all__ = [
     "plot_derivation_costs",
     "plot_finite_difference_error",
     "plot_gradient_norms",
+    "plot_truncation",
 ]
 
 
@@ -71,8 +78,9 @@ def draw_unrolled(
 
     Raises
     ------
-    ValueError
-        If ``hidden`` does not have one row per token.
+    TypeError, ValueError
+        If ``tokens`` is not a non-empty sequence of str, or ``hidden`` or ``h_0`` not
+        numbers of the shape above (``hidden`` needs one row per token).
 
     Examples
     --------
@@ -81,8 +89,18 @@ def draw_unrolled(
     >>> len(fig.axes)
     1
     """
-    if hidden is not None and len(hidden) != len(tokens):
-        raise ValueError(f"hidden must have shape (L, H) with L = {len(tokens)}, got {len(hidden)} rows")
+    if isinstance(tokens, str | bytes) or not isinstance(tokens, Sequence):
+        tokens = check_str("tokens", tokens)  # a str is a sequence of one-letter tokens
+    if not tokens:
+        raise ValueError("tokens must not be empty")
+    tokens = [check_str(f"tokens[{t}]", token) for t, token in enumerate(tokens)]
+    if hidden is not None:
+        if isinstance(hidden, str | bytes) or not isinstance(hidden, Sequence):
+            raise TypeError(f"hidden must be a sequence of rows of numbers, got {type(hidden).__name__}")
+        if len(hidden) != len(tokens):
+            raise ValueError(f"hidden must have shape (L, H) with L = {len(tokens)}, got {len(hidden)} rows")
+        hidden = [check_numbers(f"hidden[{t}]", row) for t, row in enumerate(hidden)]
+    h_0 = None if h_0 is None else check_numbers("h_0", h_0)
 
     def show(values):
         return None if values is None else "(" + ", ".join(f"{v:.4f}" for v in values) + ")"
@@ -126,8 +144,9 @@ def plot_finite_difference_error(
 
     Raises
     ------
-    ValueError
-        If ``eps`` and ``error`` differ in length.
+    TypeError, ValueError
+        If ``eps`` is not a sequence of positive numbers, ``error`` not one of numbers, they
+        differ in length, or ``chosen`` is not a positive number.
 
     Examples
     --------
@@ -136,8 +155,9 @@ def plot_finite_difference_error(
     >>> fig.axes[0].get_xscale()
     'log'
     """
-    if len(eps) != len(error):
-        raise ValueError(f"error must have length {len(eps)} (one per eps), got {len(error)}")
+    eps = check_numbers("eps", eps, positive=True)
+    error = check_numbers("error", error, len(eps))
+    chosen = None if chosen is None else check_float("chosen", chosen, positive=True)
     fig = matplotlib.figure.Figure(figsize=(6, 3.6), layout="constrained")
     ax = fig.add_subplot()
     ax.loglog(eps, error, "o-", color="#1f77b4", label="max |finite difference - sympy|")
@@ -150,158 +170,6 @@ def plot_finite_difference_error(
     return fig
 
 
-def _op(ax, xy, text, radius=0.22):
-    from matplotlib.patches import Circle  # noqa: PLC0415 (only the cell diagrams use it)
-
-    ax.add_patch(Circle(xy, radius, facecolor="white", edgecolor="0.25", lw=1.2))
-    ax.text(*xy, text, ha="center", va="center", fontsize=12)
-
-
-def _gate(ax, xy, text, color):
-    x, y = xy
-    ax.add_patch(
-        FancyBboxPatch(
-            (x - 0.34, y - 0.24), 0.68, 0.48, boxstyle="round,pad=0.02", facecolor=color, edgecolor="0.25"
-        )
-    )
-    ax.text(x, y, text, ha="center", va="center", fontsize=10)
-
-
-def _line(ax, points, label="", offset=(0.0, 0.18), arrow=True):
-    xs, ys = zip(*points, strict=True)
-    if len(points) > 2:
-        ax.plot(xs[:-1], ys[:-1], color="0.25", lw=1.3)
-    start = points[-2]
-    if arrow:
-        ax.add_patch(
-            FancyArrowPatch(start, points[-1], arrowstyle="-|>", mutation_scale=12, color="0.25", lw=1.3)
-        )
-    else:
-        ax.plot([start[0], points[-1][0]], [start[1], points[-1][1]], color="0.25", lw=1.3)
-    if label:
-        ax.text(points[-1][0] + offset[0], points[-1][1] + offset[1], label, ha="center", fontsize=11)
-
-
-def _cell_figure(width: float) -> tuple[matplotlib.figure.Figure, object]:
-    fig = matplotlib.figure.Figure(figsize=(width, 4.0), layout="constrained")
-    ax = fig.add_subplot()
-    ax.set_axis_off()
-    ax.set_aspect("equal")
-    return fig, ax
-
-
-def draw_lstm_cell() -> matplotlib.figure.Figure:
-    r"""Draw the data flow of one LSTM step (PyTorch's gate order i, f, g, o).
-
-    The cell state runs along the top: :math:`c_t = f_t \odot c_{t-1} + i_t \odot g_t`;
-    the hidden state leaves on the right: :math:`h_t = o_t \odot \tanh(c_t)`. Every gate reads
-    :math:`x_t` and :math:`h_{t-1}`.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-
-    Examples
-    --------
-    >>> from rnndoc.plots import draw_lstm_cell
-    >>> texts = [t.get_text() for t in draw_lstm_cell().axes[0].texts]
-    >>> [g for g in (r"$\sigma$ (f)", r"$\sigma$ (i)", r"tanh (g)", r"$\sigma$ (o)") if g in texts] == [
-    ...     r"$\sigma$ (f)", r"$\sigma$ (i)", r"tanh (g)", r"$\sigma$ (o)"]
-    True
-    """
-    fig, ax = _cell_figure(7.5)
-    ax.set_xlim(-0.6, 8.2)
-    ax.set_ylim(-0.9, 3.3)
-    gates = {"f": (1.5, 0.9), "i": (2.7, 0.9), "g": (3.9, 0.9), "o": (5.3, 0.9)}
-    colors = {"f": "#fde2c4", "i": "#fde2c4", "g": "#cfe3f6", "o": "#fde2c4"}
-    for name, xy in gates.items():
-        _gate(ax, xy, (r"tanh" if name == "g" else r"$\sigma$") + f" ({name})", colors[name])
-    # inputs: x_t and h_(t-1) feed every gate from below
-    ax.text(0.0, -0.65, r"$[x_t;\ h_{t-1}]$", ha="center", fontsize=11)
-    ax.plot([0.0, 5.3], [-0.35, -0.35], color="0.25", lw=1.3)
-    ax.plot([0.0, 0.0], [-0.45, -0.35], color="0.25", lw=1.3)
-    for xy in gates.values():
-        _line(ax, [(xy[0], -0.35), (xy[0], xy[1] - 0.25)])
-    # the cell state along the top
-    _op(ax, (1.5, 2.6), r"$\times$")
-    _op(ax, (3.3, 2.6), "+")
-    _op(ax, (3.3, 1.75), r"$\times$")
-    _line(ax, [(-0.4, 2.6), (1.28, 2.6)], r"$c_{t-1}$", offset=(-1.3, 0.12))
-    _line(ax, [(1.5, 1.15), (1.5, 2.38)])
-    _line(ax, [(1.72, 2.6), (3.08, 2.6)])
-    _line(ax, [(2.7, 1.15), (2.7, 1.75), (3.08, 1.75)])
-    _line(ax, [(3.9, 1.15), (3.9, 1.75), (3.52, 1.75)])
-    _line(ax, [(3.3, 1.97), (3.3, 2.38)])
-    _line(ax, [(3.52, 2.6), (7.9, 2.6)], r"$c_t$", offset=(0.0, 0.15))
-    # the hidden state
-    _gate(ax, (6.3, 1.9), "tanh", "#cfe3f6")
-    _op(ax, (6.3, 0.9), r"$\times$")
-    _line(ax, [(6.3, 2.6), (6.3, 2.15)])
-    _line(ax, [(6.3, 1.65), (6.3, 1.12)])
-    _line(ax, [(5.64, 0.9), (6.08, 0.9)])
-    _line(ax, [(6.52, 0.9), (7.9, 0.9)], r"$h_t$", offset=(0.0, 0.15))
-    return fig
-
-
-def draw_gru_cell() -> matplotlib.figure.Figure:
-    r"""Draw the data flow of one GRU step in PyTorch's form (gates r, z; candidate n).
-
-    :math:`n_t = \tanh(W_{in} x_t + b_{in} + r_t \odot (W_{hn} h_{t-1} + b_{hn}))` and
-    :math:`h_t = (1 - z_t) \odot n_t + z_t \odot h_{t-1}`.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-
-    Examples
-    --------
-    >>> from rnndoc.plots import draw_gru_cell
-    >>> texts = [t.get_text() for t in draw_gru_cell().axes[0].texts]
-    >>> r"$\sigma$ (r)" in texts and r"$\sigma$ (z)" in texts and "tanh (n)" in texts
-    True
-    """
-    fig, ax = _cell_figure(7.0)
-    ax.set_xlim(-0.8, 7.6)
-    ax.set_ylim(-0.9, 3.3)
-    # z on the left, r on the right: the z wires run above the r gate, the r wire below, so
-    # no two wires cross.
-    _gate(ax, (1.2, 0.9), r"$\sigma$ (z)", "#fde2c4")
-    _gate(ax, (2.4, 0.9), r"$\sigma$ (r)", "#fde2c4")
-    _gate(ax, (4.2, 0.9), "tanh (n)", "#cfe3f6")
-    ax.text(0.0, -0.65, r"$[x_t;\ h_{t-1}]$", ha="center", fontsize=11)
-    ax.plot([0.0, 2.4], [-0.35, -0.35], color="0.25", lw=1.3)
-    ax.plot([0.0, 0.0], [-0.45, -0.35], color="0.25", lw=1.3)
-    for x in (1.2, 2.4):
-        _line(ax, [(x, -0.35), (x, 0.65)])
-    # the candidate: r multiplies W_hn h + b_hn; x's part is added inside the tanh
-    _op(ax, (4.2, 0.1), r"$\times$")
-    ax.text(4.2, -0.62, r"$W_{hn}h_{t-1}+b_{hn}$", ha="center", fontsize=9)
-    _line(ax, [(4.2, -0.4), (4.2, -0.12)])
-    _line(ax, [(2.74, 0.9), (3.3, 0.9), (3.3, 0.1), (3.98, 0.1)])
-    ax.text(3.38, 0.42, "$r_t$", fontsize=10, va="center")
-    _line(ax, [(4.2, 0.32), (4.2, 0.65)])
-    _line(ax, [(5.3, 0.9), (4.56, 0.9)])
-    ax.text(5.35, 0.9, r"$W_{in}x_t+b_{in}$", ha="left", va="center", fontsize=9)
-    # the state along the top: h_t = z * h_(t-1) + (1 - z) * n
-    _op(ax, (1.2, 2.6), r"$\times$")
-    _op(ax, (4.9, 2.6), "+")
-    _op(ax, (4.2, 1.75), r"$\times$")
-    _op(ax, (2.7, 1.75), r"$1-$", radius=0.25)
-    _line(ax, [(-0.6, 2.6), (0.98, 2.6)], r"$h_{t-1}$", offset=(-1.1, 0.12))
-    _line(ax, [(1.2, 1.15), (1.2, 2.38)])
-    ax.text(1.0, 1.45, "$z_t$", fontsize=10, ha="right", va="center")
-    ax.plot([1.2], [1.75], "o", ms=4, color="0.25")  # the z wire branches here
-    _line(ax, [(1.2, 1.75), (2.45, 1.75)])
-    _line(ax, [(2.95, 1.75), (3.98, 1.75)])
-    ax.text(3.45, 1.87, "$1 - z_t$", fontsize=10, ha="center", va="bottom")
-    _line(ax, [(4.2, 1.15), (4.2, 1.53)])
-    ax.text(4.28, 1.32, "$n_t$", fontsize=10, ha="left", va="center")
-    _line(ax, [(1.42, 2.6), (4.68, 2.6)])
-    _line(ax, [(4.42, 1.75), (4.9, 1.75), (4.9, 2.38)])
-    _line(ax, [(5.12, 2.6), (7.3, 2.6)], r"$h_t$", offset=(0.0, 0.15))
-    return fig
-
-
 def plot_gradient_norms(
     curves: dict[str, Sequence[float]], bounds: dict[str, float] | None = None
 ) -> matplotlib.figure.Figure:
@@ -310,7 +178,7 @@ def plot_gradient_norms(
     Parameters
     ----------
     curves : dict of str to sequence of float
-        A label and the norms at distances 0, 1, 2, ... (as from
+        A label and the norms at distances 0, 1, 2, ... (a list, or a 1-d tensor as from
         :func:`rnndoc.vanishing.state_gradient_norms`).
     bounds : dict of str to float, optional
         A curve's label and its :math:`\sigma_{\max}`: the bound :math:`\sigma_{\max}^{T-t}` is
@@ -323,8 +191,10 @@ def plot_gradient_norms(
 
     Raises
     ------
-    ValueError
-        If a key of ``bounds`` is not a key of ``curves``.
+    TypeError, ValueError
+        If ``curves`` is not a mapping of labels to non-empty sequences of numbers, ``bounds``
+        not a mapping of labels to positive numbers, or a key of ``bounds`` is not a key of
+        ``curves``.
 
     Examples
     --------
@@ -334,14 +204,22 @@ def plot_gradient_norms(
     >>> ax.get_yscale(), len(ax.lines), ax.lines[0].get_color() == ax.lines[1].get_color()
     ('log', 2, True)
     """
-    unknown = sorted(set(bounds or {}) - set(curves))
+    curves = {
+        label: check_numbers(f"curves[{label!r}]", norms)
+        for label, norms in check_mapping("curves", curves).items()
+    }
+    bounds = {
+        label: check_float(f"bounds[{label!r}]", sigma, positive=True)
+        for label, sigma in check_mapping("bounds", {} if bounds is None else bounds).items()
+    }
+    unknown = sorted(set(bounds) - set(curves))
     if unknown:
         raise ValueError(f"bounds must be keyed by curve labels {sorted(curves)}, got {unknown}")
     fig = matplotlib.figure.Figure(figsize=(6.4, 4.4), layout="constrained")
     ax = fig.add_subplot()
     for label, norms in curves.items():
         (line,) = ax.semilogy(range(len(norms)), norms, "o-", ms=3, label=label)
-        if label in (bounds or {}):
+        if label in bounds:
             sigma = bounds[label]
             distances = range(len(norms))
             ax.semilogy(distances, [sigma**d for d in distances], "--", lw=1, color=line.get_color(),
@@ -351,6 +229,24 @@ def plot_gradient_norms(
     ax.grid(True, which="major", alpha=0.3)
     fig.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
     return fig
+
+
+def _check_costs(costs: object) -> dict[tuple[int, str], list[dict]]:
+    checked = {}
+    for key, points in check_mapping("costs", costs).items():
+        if not isinstance(key, tuple) or len(key) != 2:  # (H, method)
+            raise TypeError(f"costs must be keyed by (H, method) tuples, got {key!r}")
+        check_int(f"costs key {key!r}: H", key[0], minimum=1)
+        check_choice(f"costs key {key!r}: method", key[1], ("direct", "recursion"))
+        if isinstance(points, str | bytes) or not isinstance(points, Sequence):
+            raise TypeError(f"costs[{key!r}] must be a sequence of points, got {type(points).__name__}")
+        for k, point in enumerate(points):
+            fields = ("length", "size_cse", *(("size",) if key[1] == "direct" else ()))
+            check_mapping(f"costs[{key!r}][{k}]", point, fields)
+            for field in fields:
+                check_float(f"costs[{key!r}][{k}][{field!r}]", point[field])
+        checked[key] = list(points)
+    return checked
 
 
 def plot_derivation_costs(costs: dict[tuple[int, str], Sequence[dict]]) -> matplotlib.figure.Figure:
@@ -371,8 +267,9 @@ def plot_derivation_costs(costs: dict[tuple[int, str], Sequence[dict]]) -> matpl
 
     Raises
     ------
-    ValueError
-        If a method is neither ``"direct"`` nor ``"recursion"``.
+    TypeError, ValueError
+        If ``costs`` is not a mapping keyed by (H, method) with H a positive int and method
+        ``"direct"`` or ``"recursion"``, or a point lacks a key or holds no number there.
 
     Examples
     --------
@@ -392,9 +289,7 @@ def plot_derivation_costs(costs: dict[tuple[int, str], Sequence[dict]]) -> matpl
         ("direct", "size_cse"): ("^", ":", "direct + cse"),
         ("recursion", "size_cse"): ("s", "--", "recursion + cse"),
     }
-    methods = {method for _, method in costs}
-    if not methods <= {"direct", "recursion"}:
-        raise ValueError(f"methods must be 'direct' or 'recursion', got {sorted(methods)}")
+    costs = _check_costs(costs)
     hidden_sizes = sorted({h for h, _ in costs})
     colors = dict(zip(hidden_sizes, ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"], strict=False))
     fig = matplotlib.figure.Figure(figsize=(6.4, 4.2), layout="constrained")
@@ -438,8 +333,9 @@ def plot_truncation(lengths: Sequence[int], gaps: Sequence[float]) -> matplotlib
 
     Raises
     ------
-    ValueError
-        If the two sequences differ in length.
+    TypeError, ValueError
+        If ``lengths`` is not a non-empty sequence of positive ints, ``gaps`` not as many
+        numbers of at least 0.
 
     Examples
     --------
@@ -447,8 +343,14 @@ def plot_truncation(lengths: Sequence[int], gaps: Sequence[float]) -> matplotlib
     >>> plot_truncation([1, 2, 3], [0.1, 0.01, 0.0]).axes[0].get_yscale()
     'log'
     """
-    if len(lengths) != len(gaps):
-        raise ValueError(f"gaps must have length {len(lengths)} (one per chunk length), got {len(gaps)}")
+    if isinstance(lengths, str | bytes) or not isinstance(lengths, Sequence):
+        raise TypeError(f"lengths must be a sequence of ints, got {type(lengths).__name__}")
+    if not lengths:
+        raise ValueError("lengths must not be empty")
+    lengths = [check_int(f"lengths[{k}]", n, minimum=1) for k, n in enumerate(lengths)]
+    gaps = check_numbers("gaps", gaps, len(lengths))
+    if min(gaps) < 0:
+        raise ValueError(f"gaps must hold distances (at least 0), got {min(gaps)}")
     fig = matplotlib.figure.Figure(figsize=(6.4, 3.6), layout="constrained")
     ax = fig.add_subplot()
     floor = min([g for g in gaps if g > 0], default=1.0) / 10

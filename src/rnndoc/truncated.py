@@ -14,7 +14,7 @@ from collections.abc import Mapping
 import torch
 
 from ._validate import check_bool, check_instance, check_int, check_mapping, check_same_dtype, check_tensor
-from .bptt import hidden_state_loss
+from .loss import hidden_state_loss
 
 __all__ = ["chunked_autograd_gradients"]
 
