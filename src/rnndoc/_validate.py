@@ -123,12 +123,25 @@ def check_tensor(
         raise TypeError(f"{name} must have a floating dtype, got {value.dtype}")
     if shape is None:
         return value
-    ok = value.dim() == len(shape) and all(e is None or e == a for e, a in zip(shape, value.shape, strict=False))
+    ok = value.dim() == len(shape) and all(
+        e is None or e == a for e, a in zip(shape, value.shape, strict=False)
+    )
     if not ok:
         entries = ["*" if e is None else str(e) for e in shape]
         expected = f"({entries[0]},)" if len(entries) == 1 else f"({', '.join(entries)})"
         raise ValueError(f"{name} must have shape {labels} = {expected}, got {tuple(value.shape)}")
     return value
+
+
+def check_array(name: str, value: object) -> torch.Tensor:
+    """``value`` (a tensor, or nested sequences of numbers) as a detached float64 tensor."""
+    import torch  # noqa: PLC0415
+
+    try:
+        tensor = torch.as_tensor(value, dtype=torch.float64)
+    except (TypeError, ValueError, RuntimeError) as error:
+        raise TypeError(f"{name} must be a tensor or nested list of numbers: {error}") from None
+    return tensor.detach()
 
 
 def check_same_dtype(**tensors: torch.Tensor) -> None:

@@ -6,19 +6,9 @@ re-exports both functions: chapters import them from there beside the tolerance 
 
 from __future__ import annotations
 
-import torch
-
-from ._validate import check_float, check_str
+from ._validate import check_array, check_float, check_str
 
 __all__ = ["assert_close", "max_abs_difference"]
-
-
-def _as_tensor(name: str, value: object) -> torch.Tensor:
-    try:
-        tensor = torch.as_tensor(value, dtype=torch.float64)
-    except (TypeError, ValueError, RuntimeError) as error:
-        raise TypeError(f"{name} must be a tensor or nested list of numbers: {error}") from None
-    return tensor.detach()
 
 
 def max_abs_difference(actual: object, expected: object) -> float:
@@ -46,7 +36,7 @@ def max_abs_difference(actual: object, expected: object) -> float:
     >>> max_abs_difference([1.0, 2.0], [1.0, 2.5])
     0.5
     """
-    a, b = _as_tensor("actual", actual), _as_tensor("expected", expected)
+    a, b = check_array("actual", actual), check_array("expected", expected)
     if a.shape != b.shape:
         raise ValueError(
             f"actual and expected must have the same shape, got {tuple(a.shape)} and {tuple(b.shape)}"

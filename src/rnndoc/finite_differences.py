@@ -96,9 +96,7 @@ def _scalar(value: object) -> float:
     return check_float("function's result", value, finite=False)
 
 
-def handset_loss(
-    rnn: torch.nn.RNN, overrides: Mapping[str, torch.Tensor], h_0: torch.Tensor
-) -> torch.Tensor:
+def handset_loss(rnn: torch.nn.RNN, overrides: Mapping[str, torch.Tensor], h_0: torch.Tensor) -> torch.Tensor:
     r"""The hand-set loss :math:`L = \tfrac12 \sum_t \lVert h_t - y_t \rVert^2` through ``rnn``.
 
     Parameters
@@ -129,8 +127,15 @@ def handset_loss(
     0.09481626735
     """
     rnn = check_instance("rnn", rnn, torch.nn.RNN, "an nn.RNN")
-    if rnn.input_size != handset.INPUT_SIZE or not rnn.batch_first or rnn.num_layers != 1 or rnn.bidirectional:
-        raise ValueError("rnn must be a one-layer, one-direction nn.RNN with input_size=2 and batch_first=True")
+    if (
+        rnn.input_size != handset.INPUT_SIZE
+        or not rnn.batch_first
+        or rnn.num_layers != 1
+        or rnn.bidirectional
+    ):
+        raise ValueError(
+            "rnn must be a one-layer, one-direction nn.RNN with input_size=2 and batch_first=True"
+        )
     parameters = dict(rnn.named_parameters())
     overrides = check_mapping("overrides", overrides)
     for name, value in overrides.items():

@@ -26,9 +26,9 @@ from collections.abc import Mapping
 import torch
 
 from . import handset
-from ._validate import check_float, check_instance, check_mapping, check_str, check_tensor
-from .loss import hidden_state_loss
+from ._validate import check_array, check_float, check_instance, check_mapping, check_str, check_tensor
 from .compare import assert_close, max_abs_difference
+from .loss import hidden_state_loss
 from .witnesses import Forward
 
 __all__ = [
@@ -99,14 +99,24 @@ def gradient_gaps(
     {'guess': 0.5}
     """
     reference = check_str("reference", reference)
-    gradients = check_mapping("gradients", gradients, (reference,))
+    gradients = check_mapping("gradients", gradients)
+    if reference not in gradients:
+        raise ValueError(
+            f"reference {reference!r} is not a witness of gradients ({', '.join(map(str, gradients))})"
+        )
     exact = check_mapping(f"gradients[{reference!r}]", gradients[reference])
     gaps = {}
     for witness, values in gradients.items():
         if witness == reference:
             continue
         check_mapping(f"gradients[{witness!r}]", values, exact)
-        gaps[witness] = max(max_abs_difference(values[name], exact[name]) for name in exact)
+        gaps[witness] = max(
+            max_abs_difference(
+                check_array(f"gradients[{witness!r}][{name!r}]", values[name]),
+                check_array(f"gradients[{reference!r}][{name!r}]", exact[name]),
+            )
+            for name in exact
+        )
     return gaps
 
 

@@ -101,7 +101,9 @@ def autograd_gradients() -> dict[str, torch.Tensor]:
     rnn, h_0 = handset.make_rnn()
     h_0.requires_grad_()  # (1, 1, H)
     leaves = dict(rnn.named_parameters()) | {"h_0": h_0}
-    grads = torch.autograd.grad(handset_loss(rnn, {}, h_0), [leaves[name] for name in handset.PARAMETER_NAMES])
+    grads = torch.autograd.grad(
+        handset_loss(rnn, {}, h_0), [leaves[name] for name in handset.PARAMETER_NAMES]
+    )
     return dict(zip(handset.PARAMETER_NAMES, grads, strict=True))
 
 

@@ -20,9 +20,9 @@ reaches it along three paths: its use at step 3, at step 2 (through :math:`h_3`)
 (through :math:`h_2` and :math:`h_3`); :func:`path_contributions` computes each.
 """
 
-from .data import SEQUENCE, TARGET, VOCABULARY, exact, tensors
 from .by_sympy import symbolic_gradients
 from .by_torch import loss_and_gradients, path_contributions, sgd_step
+from .data import SEQUENCE, TARGET, VOCABULARY, exact, tensors
 
 __all__ = [
     "SEQUENCE",

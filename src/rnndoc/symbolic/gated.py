@@ -80,7 +80,9 @@ def _check_step(name: str, s: object, kind: str) -> dict[str, sympy.Matrix]:
         "bias_hh": (rows, 1),
         "c": (size, 1),
     }
-    return columns | {key: check_matrix(f"{name}[{key!r}]", s[key], shapes[key]) for key in keys[:4] + keys[6:]}
+    return columns | {
+        key: check_matrix(f"{name}[{key!r}]", s[key], shapes[key]) for key in keys[:4] + keys[6:]
+    }
 
 
 def _check_columns(name: str, value: object, size: int) -> list[sympy.Matrix]:

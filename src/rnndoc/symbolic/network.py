@@ -110,7 +110,12 @@ def check_parameters(parameters: object) -> dict[str, sympy.Matrix]:
     if weight_ih.shape[0] < 1 or weight_ih.shape[1] < 1:
         raise ValueError(f"parameters['weight_ih_l0'] must have shape (H, H_in), got {weight_ih.shape}")
     size = weight_ih.shape[0]
-    shapes = {"weight_hh_l0": (size, size), "bias_ih_l0": (size, 1), "bias_hh_l0": (size, 1), "h_0": (size, 1)}
+    shapes = {
+        "weight_hh_l0": (size, size),
+        "bias_ih_l0": (size, 1),
+        "bias_hh_l0": (size, 1),
+        "h_0": (size, 1),
+    }
     return {"weight_ih_l0": weight_ih} | {
         name: check_matrix(f"parameters[{name!r}]", parameters[name], shape) for name, shape in shapes.items()
     }
