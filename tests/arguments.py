@@ -102,12 +102,12 @@ class Tensor(Spec):
 
     def derived(self) -> list[Bad]:
         bad = [
-            Bad("type", lambda: self.make().tolist(), TypeError),  # type: ignore[attr-defined]
-            Bad("dtype", lambda: self.make().to(torch.int64), TypeError),  # type: ignore[attr-defined]
-            Bad("dtype", lambda: self.make().to(torch.complex128), TypeError),  # type: ignore[attr-defined]
+            Bad("type", lambda: self.make().tolist(), TypeError),
+            Bad("dtype", lambda: self.make().to(torch.int64), TypeError),
+            Bad("dtype", lambda: self.make().to(torch.complex128), TypeError),
         ]
         if self.shape is not None:
-            bad.append(Bad("shape", lambda: self.shape(self.make()), ValueError))  # type: ignore[misc]
+            bad.append(Bad("shape", lambda: self.shape(self.make()), ValueError))
         return bad
 
 
@@ -120,7 +120,7 @@ class Matrix(Spec):
     def derived(self) -> list[Bad]:
         bad = [Bad("type", _const(v), TypeError) for v in ("x", 3)]
         if self.shape is not None:
-            bad.append(Bad("shape", lambda: self.shape(sympy.Matrix(self.make())), ValueError))  # type: ignore[misc]
+            bad.append(Bad("shape", lambda: self.shape(sympy.Matrix(self.make())), ValueError))
         return bad
 
 
@@ -133,7 +133,7 @@ class Columns(Spec):
             Bad("type", _const("x"), TypeError),
             Bad("type", _const(sympy.Matrix([1])), TypeError),
             Bad("range", _const([]), ValueError),
-            Bad("shape", lambda: [sympy.zeros(1, 2) for _ in self.make()], ValueError),  # type: ignore[attr-defined]
+            Bad("shape", lambda: [sympy.zeros(1, 2) for _ in self.make()], ValueError),
         ]
 
 
@@ -147,13 +147,13 @@ class Numbers(Spec):
     def derived(self) -> list[Bad]:
         bad = [
             Bad("type", _const("x"), TypeError),
-            Bad("dtype", lambda: ["a", *self.make()[1:]], TypeError),  # type: ignore[index]
+            Bad("dtype", lambda: ["a", *self.make()[1:]], TypeError),
             Bad("range", _const([]), ValueError),
         ]
         if self.positive:
-            bad.append(Bad("range", lambda: [-1.0, *self.make()[1:]], ValueError))  # type: ignore[index]
+            bad.append(Bad("range", lambda: [-1.0, *self.make()[1:]], ValueError))
         if self.fixed_length:
-            bad.append(Bad("shape", lambda: [*self.make(), 1.0], ValueError))  # type: ignore[misc]
+            bad.append(Bad("shape", lambda: [*self.make(), 1.0], ValueError))
         return bad
 
 
@@ -165,8 +165,8 @@ class Rows(Spec):
         return [
             Bad("type", _const("x"), TypeError),
             Bad("type", _const(3), TypeError),
-            Bad("dtype", lambda: [["a", *row[1:]] for row in self.make()], TypeError),  # type: ignore[attr-defined]
-            Bad("shape", lambda: [[*row, 0.0] for row in self.make()], ValueError),  # type: ignore[attr-defined]
+            Bad("dtype", lambda: [["a", *row[1:]] for row in self.make()], TypeError),
+            Bad("shape", lambda: [[*row, 0.0] for row in self.make()], ValueError),
         ]
 
 
@@ -209,13 +209,13 @@ class Entries(Spec):
         bad = [
             Bad("type", lambda: list(self.make().items()), TypeError),
             Bad("range", _const({}), ValueError),
-        ]  # type: ignore[attr-defined]
+        ]
         for key, spec in self.entries.items():
             for entry in spec.bad():
                 bad.append(
                     Bad(
                         entry.kind,
-                        lambda key=key, entry=entry: dict(self.make()) | {key: entry.make()},  # type: ignore[call-overload]
+                        lambda key=key, entry=entry: dict(self.make()) | {key: entry.make()},
                         entry.error,
                         key,
                     )

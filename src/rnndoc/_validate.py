@@ -74,7 +74,7 @@ def check_choice(name: str, value: object, choices: Iterable[str]) -> str:
     check_str(name, value)
     if value not in options:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, options))}, got {value!r}")
-    return value  # type: ignore[return-value]  # checked above
+    return value
 
 
 def check_callable(name: str, value: object) -> Callable[..., Any]:

@@ -143,7 +143,7 @@ def handset_loss(rnn: torch.nn.RNN, overrides: Mapping[str, torch.Tensor], h_0: 
             raise ValueError(f"overrides has {name!r}, not a parameter of rnn ({', '.join(parameters)})")
         check_tensor(f"overrides[{name!r}]", value, tuple(parameters[name].shape), "the parameter's shape")
     check_tensor("h_0", h_0, (1, 1, rnn.hidden_size), "(1, N, H)")
-    output, _ = functional_call(rnn, overrides, (handset.inputs(), h_0))  # (1, L, H)
+    output, _ = functional_call(rnn, dict(overrides), (handset.inputs(), h_0))  # (1, L, H)
     return hidden_state_loss(output, handset.tensors()["targets"])
 
 
@@ -179,9 +179,10 @@ def finite_difference_gradients(eps: float = FINITE_DIFF_EPS) -> dict[str, torch
     eps = check_float("eps", eps, positive=True)
     rnn, h_0 = handset.make_rnn()
     params = {name: p.detach() for name, p in rnn.named_parameters()}
-    out = {
-        name: central_difference(lambda v, name=name: handset_loss(rnn, {name: v}, h_0), value, eps)
-        for name, value in params.items()
-    }
+
+    def loss_with(name: str) -> Callable[[torch.Tensor], torch.Tensor]:
+        return lambda value: handset_loss(rnn, {name: value}, h_0)
+
+    out = {name: central_difference(loss_with(name), value, eps) for name, value in params.items()}
     out["h_0"] = central_difference(lambda v: handset_loss(rnn, {}, v), h_0, eps)
     return {name: out[name] for name in handset.PARAMETER_NAMES}

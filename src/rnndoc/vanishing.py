@@ -69,7 +69,9 @@ def state_gradient_norms(weight_hh: torch.Tensor, hidden: torch.Tensor) -> torch
     return torch.stack(norms)  # (T + 1,)
 
 
-def autograd_state_gradient_norms(module: nn.Module, input: torch.Tensor, h_0=None) -> torch.Tensor:
+def autograd_state_gradient_norms(
+    module: nn.RNNBase, input: torch.Tensor, h_0: torch.Tensor | None = None
+) -> torch.Tensor:
     r"""Spectral norms of :math:`\partial h_T / \partial h_t` by autograd, for a one-layer RNN, LSTM or GRU.
 
     The sequence is run step by step with :func:`rnndoc.layers.rnn_cell`, ``lstm_cell`` or
@@ -109,14 +111,15 @@ def autograd_state_gradient_norms(module: nn.Module, input: torch.Tensor, h_0=No
     >>> autograd_state_gradient_norms(rnn, torch.zeros(4, 2, dtype=torch.float64)).shape
     torch.Size([5])
     """
-    check_instance("module", module, nn.RNN | nn.LSTM | nn.GRU, "an nn.RNN, nn.LSTM or nn.GRU")
-    if module.num_layers != 1 or module.bidirectional or getattr(module, "proj_size", 0):
+    check_instance("module", module, (nn.RNN, nn.LSTM, nn.GRU), "an nn.RNN, nn.LSTM or nn.GRU")
+    proj_size: int = getattr(module, "proj_size", 0)  # absent on modules pickled by an old torch
+    if module.num_layers != 1 or module.bidirectional or proj_size:
         raise ValueError("module must have one layer, one direction and no projection")
     check_tensor("input", input, (None, module.input_size), "(T, H_in)")
     weights = [getattr(module, f"{n}_l0", None) for n in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")]
     size = module.hidden_size
     h = input.new_zeros(size) if h_0 is None else check_tensor("h_0", h_0, (size,), "(H,)")
-    check_same_dtype(input=input, h_0=h, weight_hh_l0=module.weight_hh_l0)
+    check_same_dtype(input=input, h_0=h, weight_hh_l0=dict(module.named_parameters())["weight_hh_l0"])
     c = input.new_zeros(size)
 
     def step(x_t, h, c):

@@ -146,8 +146,7 @@ def sgd_step(learning_rate: float = 0.5) -> dict:
     )
     classes, hidden_size = values["linear.weight"].shape
     head = torch.nn.Linear(hidden_size, classes, dtype=torch.float64)
-    parameters = {"weight_ih_l0": rnn.weight_ih_l0, "weight_hh_l0": rnn.weight_hh_l0}
-    parameters |= {"linear.weight": head.weight, "linear.bias": head.bias}
+    parameters = dict(rnn.named_parameters()) | {f"linear.{k}": p for k, p in head.named_parameters()}
     with torch.no_grad():
         for name, parameter in parameters.items():
             parameter.copy_(values[name])

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import sympy
 
@@ -17,7 +18,7 @@ __all__ = ["evaluate", "to_tensor"]
 _GUARD_DIGITS = 10
 
 
-def evaluate(value, digits: int = 50, subs: dict | None = None):
+def evaluate(value: object, digits: int = 50, subs: Mapping | None = None) -> Any:
     r"""Evaluate an expression or matrix to ``digits`` significant digits: the book's one evaluation policy.
 
     The symbol values are first substituted as Floats with ``digits`` plus 10 guard digits
@@ -53,8 +54,8 @@ def evaluate(value, digits: int = 50, subs: dict | None = None):
     digits = check_int("digits", digits, minimum=1)
     if isinstance(value, bool) or not isinstance(value, sympy.Basic | sympy.MatrixBase | int | float):
         raise TypeError(f"value must be a sympy expression or matrix, got {type(value).__name__}")
-    subs = {} if subs is None else check_mapping("subs", subs)
-    floats = {symbol: sympy.Float(v, digits + _GUARD_DIGITS) for symbol, v in subs.items()}
+    values = {} if subs is None else check_mapping("subs", subs)
+    floats = {symbol: sympy.Float(v, digits + _GUARD_DIGITS) for symbol, v in values.items()}
     if isinstance(value, sympy.MatrixBase):
         return value.xreplace(floats).evalf(digits)
     return sympy.sympify(value).xreplace(floats).evalf(digits)

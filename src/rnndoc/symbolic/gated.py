@@ -8,7 +8,7 @@ weight entry, exactly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import sympy
 
@@ -98,7 +98,7 @@ def _sigmoid(e):
     return 1 / (1 + sympy.exp(-e))
 
 
-def lstm_step(s: dict[str, sympy.Matrix]) -> tuple[sympy.Matrix, sympy.Matrix, dict[str, sympy.Matrix]]:
+def lstm_step(s: Mapping[str, sympy.Matrix]) -> tuple[sympy.Matrix, sympy.Matrix, dict[str, sympy.Matrix]]:
     r"""One LSTM step in symbols: :math:`c_t = f \odot c_{t-1} + i \odot g`, :math:`h_t = o \odot \tanh c_t`.
 
     Parameters
@@ -131,7 +131,7 @@ def lstm_step(s: dict[str, sympy.Matrix]) -> tuple[sympy.Matrix, sympy.Matrix, d
     return h, c, gates
 
 
-def gru_step(s: dict[str, sympy.Matrix]) -> sympy.Matrix:
+def gru_step(s: Mapping[str, sympy.Matrix]) -> sympy.Matrix:
     r"""One GRU step in symbols (PyTorch's form): :math:`h_t = (1 - z) \odot n + z \odot h_{t-1}`.
 
     Parameters
@@ -160,7 +160,7 @@ def gru_step(s: dict[str, sympy.Matrix]) -> sympy.Matrix:
     return (sympy.ones(size, 1) - z).multiply_elementwise(n) + z.multiply_elementwise(s["h"])
 
 
-def handset_point(symbols: dict[str, sympy.Matrix]) -> dict[sympy.Symbol, sympy.Rational]:
+def handset_point(symbols: Mapping[str, sympy.Matrix]) -> dict[sympy.Symbol, sympy.Rational]:
     r"""Small hand-set rational values for every symbol of a step: entry k of each matrix, in reading
     order, is :math:`((7k + 3 \cdot \text{offset}) \bmod 11 - 5) / 10`, with a different offset per matrix.
 
@@ -190,10 +190,10 @@ def handset_point(symbols: dict[str, sympy.Matrix]) -> dict[sympy.Symbol, sympy.
 
 
 def lstm_bptt(
-    symbols: dict[str, sympy.Matrix],
-    point: dict,
-    inputs: list[sympy.Matrix],
-    targets: list[sympy.Matrix],
+    symbols: Mapping[str, sympy.Matrix],
+    point: Mapping,
+    inputs: Sequence[sympy.Matrix],
+    targets: Sequence[sympy.Matrix],
     h_0: sympy.Matrix,
     c_0: sympy.Matrix,
     digits: int = 50,

@@ -100,7 +100,7 @@ def bptt(network: Unrolled, truncation: int | None = None) -> BPTT:
         for symbol, value in zip(generic[name], network.parameters[name], strict=True)
     }
     size = rule.hidden.shape[0]
-    deltas: list[sympy.Matrix] = [None] * network.length  # type: ignore[list-item]
+    deltas: list[sympy.Matrix] = [None] * network.length
     delta_next = sympy.zeros(size, 1)  # delta_{T+1} = 0
     for t in reversed(range(network.length)):
         if truncation is not None and (t + 1) % truncation == 0:
