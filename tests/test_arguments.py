@@ -310,14 +310,14 @@ TABLE: dict[str, dict[str, Spec]] = {
         "input_size": SIZE,
         "min_length": SIZE,
     },
-    "rnndoc.symbolic.gated.step_symbols": {
+    "rnndoc.symbolic.gate_symbols.step_symbols": {
         "kind": Choice(lambda: "GRU"),
         "input_size": SIZE,
         "hidden_size": SIZE,
     },
     "rnndoc.symbolic.gated.lstm_step": {"s": _step("LSTM")},
     "rnndoc.symbolic.gated.gru_step": {"s": _step("GRU")},
-    "rnndoc.symbolic.gated.handset_point": {
+    "rnndoc.symbolic.gate_symbols.handset_point": {
         "symbols": custom(
             lambda: step_symbols("GRU", 1, 1), ("type", [], TypeError), ("type", {"h": "x"}, TypeError)
         )

@@ -80,7 +80,9 @@ def chunked_autograd_gradients(
     batch, length, _ = inputs.shape
     targets = check_tensor("targets", values["targets"], (batch, length, rnn.hidden_size), "(N, L, H)")
     h_0 = check_tensor("h_0", values["h_0"], (1, batch, rnn.hidden_size), "(1, N, H)")
-    check_same_dtype(inputs=inputs, targets=targets, h_0=h_0, weight_hh_l0=dict(rnn.named_parameters())["weight_hh_l0"])
+    check_same_dtype(
+        inputs=inputs, targets=targets, h_0=h_0, weight_hh_l0=dict(rnn.named_parameters())["weight_hh_l0"]
+    )
     rnn.zero_grad()
     start = h_0.detach().clone().requires_grad_()  # (1, N, H)
     state = start

@@ -3,7 +3,8 @@ r"""One LSTM step and one GRU step as sympy expressions, and their Jacobians.
 The step functions follow PyTorch's equations (gate blocks ``i, f, g, o`` and ``r, z, n``;
 GRU with :math:`b_{hn}` inside the reset product). ``sympy.Matrix.jacobian`` then gives
 :math:`\partial(h_t, c_t)/\partial(h_{t-1}, c_{t-1})` and the derivatives with respect to every
-weight entry, exactly.
+weight entry, exactly. The symbols of a step and the hand-set point come from
+:mod:`rnndoc.symbolic.gate_symbols` (re-exported here).
 """
 
 from __future__ import annotations
@@ -12,86 +13,11 @@ from collections.abc import Mapping, Sequence
 
 import sympy
 
-from .._validate import check_choice, check_int, check_mapping, check_matrix
+from .._validate import check_int, check_mapping, check_matrix
 from .evaluation import evaluate
-from .symbols import symbol_matrix
+from .gate_symbols import check_columns, check_step, handset_point, step_symbols
 
 __all__ = ["gru_step", "handset_point", "lstm_bptt", "lstm_step", "step_symbols"]
-
-#: Gate blocks stacked in ``weight_ih`` / ``weight_hh``: i, f, g, o and r, z, n.
-_GATES = {"LSTM": 4, "GRU": 3}
-
-
-def step_symbols(kind: str, input_size: int = 2, hidden_size: int = 2) -> dict[str, sympy.Matrix]:
-    """Real symbols for one step: weights and biases (PyTorch's shapes), x_t, h_(t-1), c_(t-1).
-
-    Parameters
-    ----------
-    kind : {"LSTM", "GRU"}
-    input_size, hidden_size : int
-
-    Returns
-    -------
-    dict of str to sympy.Matrix
-        ``weight_ih`` (G*H, H_in), ``weight_hh`` (G*H, H), ``bias_ih``, ``bias_hh`` (G*H, 1),
-        ``x`` (H_in, 1), ``h`` (H, 1) and, for the LSTM, ``c`` (H, 1); G = 4 or 3.
-
-    Raises
-    ------
-    TypeError, ValueError
-        If ``kind`` is neither, or a size is not a positive int.
-
-    Examples
-    --------
-    >>> from rnndoc.symbolic.gated import step_symbols
-    >>> step_symbols("GRU")["weight_hh"].shape
-    (6, 2)
-    """
-    kind = check_choice("kind", kind, _GATES)
-    input_size = check_int("input_size", input_size, minimum=1)
-    hidden_size = check_int("hidden_size", hidden_size, minimum=1)
-    rows = _GATES[kind] * hidden_size
-    out = {
-        "weight_ih": symbol_matrix("W^{ih}", (rows, input_size)),
-        "weight_hh": symbol_matrix("W^{hh}", (rows, hidden_size)),
-        "bias_ih": symbol_matrix("b^{ih}", (rows, 1)),
-        "bias_hh": symbol_matrix("b^{hh}", (rows, 1)),
-        "x": symbol_matrix("x", (input_size, 1)),
-        "h": symbol_matrix("h", (hidden_size, 1)),
-    }
-    if kind == "LSTM":
-        out["c"] = symbol_matrix("c", (hidden_size, 1))
-    return out
-
-
-def _check_step(name: str, s: object, kind: str) -> dict[str, sympy.Matrix]:
-    """``s`` as :func:`step_symbols` (``kind``) lays it out, each entry's shape checked."""
-    keys = ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "x", "h", *(("c",) if kind == "LSTM" else ()))
-    s = check_mapping(name, s, keys)
-    columns = {key: check_matrix(f"{name}[{key!r}]", s[key]) for key in ("x", "h")}
-    for key, column in columns.items():
-        if column.shape[1] != 1:
-            raise ValueError(f"{name}[{key!r}] must be a column (size, 1), got {column.shape}")
-    size, rows = columns["h"].shape[0], _GATES[kind] * columns["h"].shape[0]
-    shapes = {
-        "weight_ih": (rows, columns["x"].shape[0]),
-        "weight_hh": (rows, size),
-        "bias_ih": (rows, 1),
-        "bias_hh": (rows, 1),
-        "c": (size, 1),
-    }
-    return columns | {
-        key: check_matrix(f"{name}[{key!r}]", s[key], shapes[key]) for key in keys[:4] + keys[6:]
-    }
-
-
-def _check_columns(name: str, value: object, size: int) -> list[sympy.Matrix]:
-    """``value``, a non-empty sequence of (size, 1) matrices."""
-    if isinstance(value, str | bytes | sympy.MatrixBase) or not isinstance(value, Sequence):
-        raise TypeError(f"{name} must be a list of sympy matrices, got {type(value).__name__}")
-    if not value:
-        raise ValueError(f"{name} must not be empty")
-    return [check_matrix(f"{name}[{t}]", column, (size, 1)) for t, column in enumerate(value)]
 
 
 def _sigmoid(e):
@@ -120,7 +46,7 @@ def lstm_step(s: Mapping[str, sympy.Matrix]) -> tuple[sympy.Matrix, sympy.Matrix
     >>> (c.jacobian(s["c"]) - gates["f"]).applyfunc(sympy.simplify)
     Matrix([[0]])
     """
-    s = _check_step("s", s, "LSTM")
+    s = check_step("s", s, "LSTM")
     pre = s["weight_ih"] * s["x"] + s["bias_ih"] + s["weight_hh"] * s["h"] + s["bias_hh"]  # (4H, 1)
     size = s["h"].shape[0]
     i, f, g, o = (pre[k * size : (k + 1) * size, :] for k in range(4))  # each (H, 1)
@@ -149,7 +75,7 @@ def gru_step(s: Mapping[str, sympy.Matrix]) -> sympy.Matrix:
     >>> gru_step(step_symbols("GRU", 1, 1)).shape
     (1, 1)
     """
-    s = _check_step("s", s, "GRU")
+    s = check_step("s", s, "GRU")
     size = s["h"].shape[0]
     gi = s["weight_ih"] * s["x"] + s["bias_ih"]  # (3H, 1)
     gh = s["weight_hh"] * s["h"] + s["bias_hh"]  # (3H, 1)
@@ -158,35 +84,6 @@ def gru_step(s: Mapping[str, sympy.Matrix]) -> sympy.Matrix:
     z = (block(gi, 1) + block(gh, 1)).applyfunc(_sigmoid)
     n = (block(gi, 2) + r.multiply_elementwise(block(gh, 2))).applyfunc(sympy.tanh)
     return (sympy.ones(size, 1) - z).multiply_elementwise(n) + z.multiply_elementwise(s["h"])
-
-
-def handset_point(symbols: Mapping[str, sympy.Matrix]) -> dict[sympy.Symbol, sympy.Rational]:
-    r"""Small hand-set rational values for every symbol of a step: entry k of each matrix, in reading
-    order, is :math:`((7k + 3 \cdot \text{offset}) \bmod 11 - 5) / 10`, with a different offset per matrix.
-
-    Parameters
-    ----------
-    symbols : dict of str to sympy.Matrix
-        From :func:`step_symbols`.
-
-    Returns
-    -------
-    dict of sympy.Symbol to sympy.Rational
-        Values in [-1/2, 1/2].
-
-    Examples
-    --------
-    >>> from rnndoc.symbolic.gated import handset_point, step_symbols
-    >>> sorted(set(handset_point(step_symbols("GRU", 1, 1)).values()))[:3]
-    [-1/2, -2/5, -1/5]
-    """
-    symbols = check_mapping("symbols", symbols)
-    matrices = {name: check_matrix(f"symbols[{name!r}]", value) for name, value in symbols.items()}
-    point = {}
-    for offset, name in enumerate(sorted(symbols)):
-        for k, symbol in enumerate(matrices[name]):
-            point[symbol] = sympy.Rational((7 * k + 3 * offset) % 11 - 5, 10)
-    return point
 
 
 def lstm_bptt(
@@ -247,11 +144,11 @@ def lstm_bptt(
     >>> grad.shape
     (1, 4)
     """
-    symbols = _check_step("symbols", symbols, "LSTM")
+    symbols = check_step("symbols", symbols, "LSTM")
     point = check_mapping("point", point)
     size, input_size = symbols["h"].shape[0], symbols["x"].shape[0]
-    inputs = _check_columns("inputs", inputs, input_size)
-    targets = _check_columns("targets", targets, size)
+    inputs = check_columns("inputs", inputs, input_size)
+    targets = check_columns("targets", targets, size)
     if len(inputs) != len(targets):
         raise ValueError(f"targets must have one entry per input ({len(inputs)}), got {len(targets)}")
     h_0, c_0 = check_matrix("h_0", h_0, (size, 1)), check_matrix("c_0", c_0, (size, 1))
