@@ -97,7 +97,12 @@ def check_mapping(name: str, value: object, keys: Iterable[str] = ()) -> Mapping
 def check_numbers(
     name: str, value: object, length: int | None = None, *, positive: bool = False
 ) -> list[float]:
-    """``value``, a non-empty sequence of finite numbers (of ``length`` entries if given), as floats."""
+    """``value``, a non-empty sequence (or 1-d tensor or array) of finite numbers, as floats.
+
+    With ``length``, it must have that many entries; with ``positive``, each must be > 0.
+    """
+    if getattr(value, "ndim", None) == 1 and hasattr(value, "tolist"):  # a 1-d tensor or array
+        value = value.tolist()
     if isinstance(value, str | bytes) or not isinstance(value, Sequence):
         raise TypeError(f"{name} must be a sequence of numbers, got {_kind(value)}")
     if not value:
