@@ -351,7 +351,7 @@ TABLE: dict[str, dict[str, Spec]] = {
         "error": Numbers(lambda: [1e-10, 1e-7], fixed_length=True),
         "chosen": optional(Float(lambda: 1e-6, positive=True)),
     },
-    "rnndoc.plots.plot_gradient_norms": {
+    "rnndoc.gradient_plots.plot_gradient_norms": {
         "curves": custom(
             lambda: {"a": [1.0, 0.5]},
             ("type", [], TypeError),
@@ -360,14 +360,15 @@ TABLE: dict[str, dict[str, Spec]] = {
         ),
         "bounds": optional(
             custom(
-                lambda: {"b": 0.5},
+                lambda: {"a": 0.5},
                 ("type", [], TypeError),
-                ("range", {"b": -1.0}, ValueError),
-                ("type", {"b": "x"}, TypeError),
+                ("range", {"a": -1.0}, ValueError),
+                ("type", {"a": "x"}, TypeError),
+                ("range", {"not a curve": 0.5}, ValueError),
             )
         ),
     },
-    "rnndoc.plots.plot_truncation": {
+    "rnndoc.gradient_plots.plot_truncation": {
         "lengths": custom(
             lambda: [1, 2, 3],
             ("type", "x", TypeError),
@@ -380,6 +381,27 @@ TABLE: dict[str, dict[str, Spec]] = {
             fixed_length=True,
             extra=(Bad("range", lambda: [0.1, -1.0, 0.0], ValueError),),
         ),
+    },
+    "rnndoc.derivation_cost_plot.plot_derivation_costs": {
+        "costs": custom(
+            lambda: {(2, "recursion"): [{"length": 1, "size": None, "size_cse": 4}]},
+            ("type", [], TypeError),
+            ("type", {2: []}, TypeError),
+            ("range", {(0, "direct"): []}, ValueError),
+            ("range", {(2, "numeric"): []}, ValueError),
+            ("type", {(2, "direct"): "x"}, TypeError),
+            ("range", {(2, "direct"): [{"length": 1, "size_cse": 4}]}, ValueError),
+            ("type", {(2, "direct"): [{"length": 1, "size": "x", "size_cse": 4}]}, TypeError),
+        )
+    },
+    "rnndoc.display.latex_matrix": {
+        "values": custom(
+            lambda: [[0.5, -0.25], [0.0, 1.0]],
+            ("type", "x", TypeError),
+            ("type", {"a": 1}, TypeError),
+            ("shape", [[[0.5], [1.0]], [[0.0], [1.0]]], ValueError),
+        ),
+        "digits": optional(Int(lambda: 3, minimum=0)),
     },
     "rnndoc.cell_diagrams.draw_lstm_cell": {},
     "rnndoc.cell_diagrams.draw_gru_cell": {},

@@ -1,0 +1,117 @@
+"""Figures of how gradients behave over time: state-gradient norms and truncation gaps."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import matplotlib.figure
+
+from ._validate import check_float, check_int, check_mapping, check_numbers
+
+__all__ = ["plot_gradient_norms", "plot_truncation"]
+
+
+def plot_gradient_norms(
+    curves: dict[str, Sequence[float]], bounds: dict[str, float] | None = None
+) -> matplotlib.figure.Figure:
+    r"""Plot :math:`\lVert \partial h_T / \partial h_t \rVert_2` against the distance T - t, log scale.
+
+    Parameters
+    ----------
+    curves : dict of str to sequence of float
+        A label and the norms at distances 0, 1, 2, ... (a list, or a 1-d tensor as from
+        :func:`rnndoc.vanishing.state_gradient_norms`).
+    bounds : dict of str to float, optional
+        A curve's label and its :math:`\sigma_{\max}`: the bound :math:`\sigma_{\max}^{T-t}` is
+        drawn dashed, in that curve's colour.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The legend sits below the axes, clear of the data.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``curves`` is not a mapping of labels to non-empty sequences of numbers, ``bounds``
+        not a mapping of labels to positive numbers, or a key of ``bounds`` is not a key of
+        ``curves``.
+
+    Examples
+    --------
+    >>> from rnndoc.gradient_plots import plot_gradient_norms
+    >>> fig = plot_gradient_norms({"a": [1.0, 0.5, 0.25]}, {"a": 0.5})
+    >>> ax = fig.axes[0]
+    >>> ax.get_yscale(), len(ax.lines), ax.lines[0].get_color() == ax.lines[1].get_color()
+    ('log', 2, True)
+    """
+    curves = {
+        label: check_numbers(f"curves[{label!r}]", norms)
+        for label, norms in check_mapping("curves", curves).items()
+    }
+    bounds = {
+        label: check_float(f"bounds[{label!r}]", sigma, positive=True)
+        for label, sigma in check_mapping("bounds", {} if bounds is None else bounds).items()
+    }
+    unknown = sorted(set(bounds) - set(curves))
+    if unknown:
+        raise ValueError(f"bounds must be keyed by curve labels {sorted(curves)}, got {unknown}")
+    fig = matplotlib.figure.Figure(figsize=(6.4, 4.4), layout="constrained")
+    ax = fig.add_subplot()
+    for label, norms in curves.items():
+        (line,) = ax.semilogy(range(len(norms)), norms, "o-", ms=3, label=label)
+        if label in bounds:
+            sigma = bounds[label]
+            distances = range(len(norms))
+            ax.semilogy(distances, [sigma**d for d in distances], "--", lw=1, color=line.get_color(),
+                        label=f"bound {sigma:g}$^{{T-t}}$")  # fmt: skip
+    ax.set_xlabel("distance T - t (steps)")
+    ax.set_ylabel(r"$\|\partial h_T / \partial h_t\|_2$")
+    ax.grid(True, which="major", alpha=0.3)
+    fig.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
+    return fig
+
+
+def plot_truncation(lengths: Sequence[int], gaps: Sequence[float]) -> matplotlib.figure.Figure:
+    r"""Plot how far truncated-BPTT gradients are from full BPTT, against the chunk length.
+
+    Parameters
+    ----------
+    lengths : sequence of int, length K
+        Chunk lengths k.
+    gaps : sequence of float, length K
+        Largest absolute difference from the full gradients at each k (0 is drawn at the
+        bottom of the log axis).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``lengths`` is not a non-empty sequence of positive ints, ``gaps`` not as many
+        numbers of at least 0.
+
+    Examples
+    --------
+    >>> from rnndoc.gradient_plots import plot_truncation
+    >>> plot_truncation([1, 2, 3], [0.1, 0.01, 0.0]).axes[0].get_yscale()
+    'log'
+    """
+    if isinstance(lengths, str | bytes) or not isinstance(lengths, Sequence):
+        raise TypeError(f"lengths must be a sequence of ints, got {type(lengths).__name__}")
+    if not lengths:
+        raise ValueError("lengths must not be empty")
+    lengths = [check_int(f"lengths[{k}]", n, minimum=1) for k, n in enumerate(lengths)]
+    gaps = check_numbers("gaps", gaps, len(lengths))
+    if min(gaps) < 0:
+        raise ValueError(f"gaps must hold distances (at least 0), got {min(gaps)}")
+    fig = matplotlib.figure.Figure(figsize=(6.4, 3.6), layout="constrained")
+    ax = fig.add_subplot()
+    floor = min([g for g in gaps if g > 0], default=1.0) / 10
+    ax.semilogy(lengths, [max(g, floor) for g in gaps], "o-", color="#1f77b4")
+    ax.set_xlabel("chunk length k (steps between detaches)")
+    ax.set_ylabel("max |truncated - full gradient|")
+    ax.grid(True, which="major", alpha=0.3)
+    return fig
