@@ -94,6 +94,22 @@ def check_mapping(name: str, value: object, keys: Iterable[str] = ()) -> Mapping
     return value
 
 
+def check_sequence(
+    name: str, value: object, what: str = "a sequence", *, non_empty: bool = True
+) -> list[Any]:
+    """``value`` as a list if it is a sequence (a str is not), non-empty unless ``non_empty=False``.
+
+    ``what`` names what was expected in the TypeError, e.g. ``"a sequence of numbers"``.
+    """
+    if getattr(value, "ndim", None) == 1 and hasattr(value, "tolist"):  # a 1-d tensor or array
+        value = value.tolist()
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+        raise TypeError(f"{name} must be {what}, got {_kind(value)}")
+    if non_empty and not value:
+        raise ValueError(f"{name} must not be empty")
+    return list(value)
+
+
 def check_numbers(
     name: str, value: object, length: int | None = None, *, positive: bool = False
 ) -> list[float]:
@@ -101,12 +117,7 @@ def check_numbers(
 
     With ``length``, it must have that many entries; with ``positive``, each must be > 0.
     """
-    if getattr(value, "ndim", None) == 1 and hasattr(value, "tolist"):  # a 1-d tensor or array
-        value = value.tolist()
-    if isinstance(value, str | bytes) or not isinstance(value, Sequence):
-        raise TypeError(f"{name} must be a sequence of numbers, got {_kind(value)}")
-    if not value:
-        raise ValueError(f"{name} must not be empty")
+    value = check_sequence(name, value, "a sequence of numbers")
     if length is not None and len(value) != length:
         raise ValueError(f"{name} must have length {length}, got {len(value)}")
     return [check_float(f"{name}[{k}]", v, positive=positive) for k, v in enumerate(value)]

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
+from ._validate import check_sequence, check_str
 from .finite_differences import FINITE_DIFF_EPS
 
 __all__ = ["build_parser", "main"]
@@ -110,12 +111,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> build_parser().parse_args(["mechanics", "--eps", "1e-5"]).eps
     1e-05
     """
-    if argv is not None and (
-        isinstance(argv, str | bytes)
-        or not isinstance(argv, Sequence)
-        or not all(isinstance(arg, str) for arg in argv)
-    ):
-        raise TypeError(f"argv must be a sequence of str or None, got {argv!r}")
+    if argv is not None:
+        argv = [
+            check_str(f"argv[{k}]", arg)
+            for k, arg in enumerate(check_sequence("argv", argv, "a sequence of str", non_empty=False))
+        ]
     args, unknown = build_parser().parse_known_args(argv)
     if unknown:  # the subcommand's own usage explains what it accepts
         args.subparser.error(f"unrecognized arguments: {' '.join(unknown)}")

@@ -6,26 +6,25 @@ from collections.abc import Mapping, Sequence
 
 import matplotlib.figure
 
-from ._validate import check_choice, check_float, check_int, check_mapping
+from ._validate import check_choice, check_float, check_int, check_mapping, check_sequence
 
 __all__ = ["plot_derivation_costs"]
 
 
 def _check_costs(costs: object) -> dict[tuple[int, str], list[dict]]:
     checked = {}
-    for key, points in check_mapping("costs", costs).items():
+    for key, value in check_mapping("costs", costs).items():
         if not isinstance(key, tuple) or len(key) != 2:  # (H, method)
             raise TypeError(f"costs must be keyed by (H, method) tuples, got {key!r}")
         check_int(f"costs key {key!r}: H", key[0], minimum=1)
         check_choice(f"costs key {key!r}: method", key[1], ("direct", "recursion"))
-        if isinstance(points, str | bytes) or not isinstance(points, Sequence):
-            raise TypeError(f"costs[{key!r}] must be a sequence of points, got {type(points).__name__}")
+        points = check_sequence(f"costs[{key!r}]", value, "a sequence of points", non_empty=False)
         for k, point in enumerate(points):
             fields = ("length", "size_cse", *(("size",) if key[1] == "direct" else ()))
             check_mapping(f"costs[{key!r}][{k}]", point, fields)
             for field in fields:
                 check_float(f"costs[{key!r}][{k}][{field!r}]", point[field])
-        checked[key] = list(points)
+        checked[key] = points
     return checked
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import matplotlib.figure
 
-from ._validate import check_float, check_int, check_mapping, check_numbers
+from ._validate import check_float, check_int, check_mapping, check_numbers, check_sequence
 
 __all__ = ["plot_gradient_norms", "plot_truncation"]
 
@@ -99,11 +99,10 @@ def plot_truncation(lengths: Sequence[int], gaps: Sequence[float]) -> matplotlib
     >>> plot_truncation([1, 2, 3], [0.1, 0.01, 0.0]).axes[0].get_yscale()
     'log'
     """
-    if isinstance(lengths, str | bytes) or not isinstance(lengths, Sequence):
-        raise TypeError(f"lengths must be a sequence of ints, got {type(lengths).__name__}")
-    if not lengths:
-        raise ValueError("lengths must not be empty")
-    lengths = [check_int(f"lengths[{k}]", n, minimum=1) for k, n in enumerate(lengths)]
+    lengths = [
+        check_int(f"lengths[{k}]", n, minimum=1)
+        for k, n in enumerate(check_sequence("lengths", lengths, "a sequence of ints"))
+    ]
     gaps = check_numbers("gaps", gaps, len(lengths))
     if min(gaps) < 0:
         raise ValueError(f"gaps must hold distances (at least 0), got {min(gaps)}")

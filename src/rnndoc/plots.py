@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import matplotlib.figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
-from ._validate import check_float, check_numbers, check_str
+from ._validate import check_float, check_numbers, check_sequence, check_str
 from .cell_diagrams import draw_gru_cell, draw_lstm_cell
 from .derivation_cost_plot import plot_derivation_costs
 from .gradient_plots import plot_gradient_norms, plot_truncation
@@ -94,14 +94,13 @@ def draw_unrolled(
     >>> len(fig.axes)
     1
     """
-    if isinstance(tokens, str | bytes) or not isinstance(tokens, Sequence):
-        tokens = check_str("tokens", tokens)  # a str is a sequence of one-letter tokens
-    if not tokens:
-        raise ValueError("tokens must not be empty")
-    tokens = [check_str(f"tokens[{t}]", token) for t, token in enumerate(tokens)]
+    tokens = list(tokens) if isinstance(tokens, str) else tokens  # a str: one-letter tokens
+    tokens = [
+        check_str(f"tokens[{t}]", token)
+        for t, token in enumerate(check_sequence("tokens", tokens, "a str or a sequence of str"))
+    ]
     if hidden is not None:
-        if isinstance(hidden, str | bytes) or not isinstance(hidden, Sequence):
-            raise TypeError(f"hidden must be a sequence of rows of numbers, got {type(hidden).__name__}")
+        hidden = check_sequence("hidden", hidden, "a sequence of rows of numbers")
         if len(hidden) != len(tokens):
             raise ValueError(f"hidden must have shape (L, H) with L = {len(tokens)}, got {len(hidden)} rows")
         hidden = [check_numbers(f"hidden[{t}]", row) for t, row in enumerate(hidden)]

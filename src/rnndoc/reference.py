@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 
 from . import handset
-from ._validate import check_numbers
+from ._validate import check_numbers, check_sequence
 
 __all__ = ["handset_forward", "rnn_forward"]
 
@@ -22,8 +22,7 @@ Matrix = Sequence[Sequence[float]]
 
 def _check_vector(name: str, value: object, size: int) -> list[float]:
     """``value`` as a list of ``size`` floats."""
-    if isinstance(value, str | bytes) or not isinstance(value, Sequence):
-        raise TypeError(f"{name} must be a sequence of numbers, got {type(value).__name__}")
+    value = check_sequence(name, value, "a sequence of numbers", non_empty=False)
     if len(value) != size:
         raise ValueError(f"{name} must have shape ({size},), got ({len(value)},)")
     return check_numbers(name, value)
@@ -31,8 +30,7 @@ def _check_vector(name: str, value: object, size: int) -> list[float]:
 
 def _check_matrix(name: str, value: object, rows: int | None, cols: int) -> list[list[float]]:
     """``value`` as a list of ``rows`` (any number if None) rows of ``cols`` floats."""
-    if isinstance(value, str | bytes) or not isinstance(value, Sequence):
-        raise TypeError(f"{name} must be a sequence of rows of numbers, got {type(value).__name__}")
+    value = check_sequence(name, value, "a sequence of rows of numbers", non_empty=False)
     shape = f"({'L' if rows is None else rows}, {cols})"
     if rows is not None and len(value) != rows:
         raise ValueError(f"{name} must have shape {shape}, got {len(value)} rows")
@@ -98,8 +96,7 @@ def rnn_forward(
     >>> a, [round(v, 6) for v in h[0]]
     ([[1.0, 0.0]], [0.761594, 0.0])
     """
-    if isinstance(weight_ih, str | bytes) or not isinstance(weight_ih, Sequence):
-        raise TypeError(f"weight_ih must be a sequence of rows of numbers, got {type(weight_ih).__name__}")
+    weight_ih = check_sequence("weight_ih", weight_ih, "a sequence of rows of numbers", non_empty=False)
     if not weight_ih or isinstance(weight_ih[0], str | bytes) or not isinstance(weight_ih[0], Sequence):
         raise ValueError("weight_ih must have shape (H, H_in) with H, H_in >= 1")
     hidden_size, input_size = len(weight_ih), len(weight_ih[0])

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import sympy
 
-from .._validate import check_choice, check_int, check_mapping, check_matrix
+from .._validate import check_choice, check_int, check_mapping, check_matrix, check_sequence
 from .symbols import symbol_matrix
 
 __all__ = ["handset_point", "step_symbols"]
@@ -80,11 +80,10 @@ def check_step(name: str, s: object, kind: str) -> dict[str, sympy.Matrix]:
 
 def check_columns(name: str, value: object, size: int) -> list[sympy.Matrix]:
     """``value``, a non-empty sequence of (size, 1) matrices."""
-    if isinstance(value, str | bytes | sympy.MatrixBase) or not isinstance(value, Sequence):
+    if isinstance(value, sympy.MatrixBase):  # a Matrix is a sequence of its entries: refused
         raise TypeError(f"{name} must be a list of sympy matrices, got {type(value).__name__}")
-    if not value:
-        raise ValueError(f"{name} must not be empty")
-    return [check_matrix(f"{name}[{t}]", column, (size, 1)) for t, column in enumerate(value)]
+    columns = check_sequence(name, value, "a list of sympy matrices")
+    return [check_matrix(f"{name}[{t}]", column, (size, 1)) for t, column in enumerate(columns)]
 
 
 def handset_point(symbols: Mapping[str, sympy.Matrix]) -> dict[sympy.Symbol, sympy.Rational]:
