@@ -37,7 +37,10 @@ extensions = [
     "notfound.extension",
 ]
 bibtex_bibfiles = ["references.bib"]
-bibtex_default_style = "alpha"  # labels such as [Wer90], the same in the text and the list
+sys.path.insert(0, str(DOCS / "_ext"))
+import bibstyle  # noqa: F401 (registers the "rnndoc" pybtex style)
+
+bibtex_default_style = "rnndoc"  # labels such as [Elman 1990], the same in the text and the list
 bibtex_reference_style = "label"
 exclude_patterns = ["_build", "jupyter_execute", ".jupyter_cache", "**.ipynb_checkpoints", "README.md"]
 

@@ -52,7 +52,16 @@ def _tape() -> list:
     from rnndoc.layers.stack import run_layers  # noqa: PLC0415
 
     tape: list = []
-    run_layers(_t(L, N, H_IN), _t(1, N, H), None, _params(), mode="RNN_TANH", num_layers=1, bidirectional=False, tape=tape)
+    run_layers(
+        _t(L, N, H_IN),
+        _t(1, N, H),
+        None,
+        _params(),
+        mode="RNN_TANH",
+        num_layers=1,
+        bidirectional=False,
+        tape=tape,
+    )
     return tape
 
 

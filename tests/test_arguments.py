@@ -62,6 +62,13 @@ def _symbolic_network():
     return unroll(symbolic_parameters(1, 1), [[1]], [[0]])
 
 
+LENGTHS = custom(
+    lambda: torch.tensor([2, 3, 1]),
+    ("type", [2, 3, 1], TypeError),
+    ("dtype", torch.tensor([2.0, 3.0, 1.0]), TypeError),
+    ("shape", torch.tensor([[2, 3, 1]]), ValueError),
+    ("range", torch.tensor([0, 3, 1]), ValueError),
+)
 ORDER = custom(lambda: "ABC", ("type", 3, TypeError), ("range", "ABD", ValueError), ("range", "", ValueError))
 DTYPE = custom(lambda: None, ("type", "float64", TypeError), ("range", torch.int64, ValueError))
 HANDSET_VALUES = _entries(handset.tensors)
@@ -376,7 +383,7 @@ TABLE: dict[str, dict[str, Spec]] = {
             ("range", [0, 1, 2], ValueError),
             ("type", [1.5, 2, 3], TypeError),
         ),
-        "gaps": Numbers(
+        "errors": Numbers(
             lambda: [0.1, 0.01, 0.0],
             fixed_length=True,
             extra=(Bad("range", lambda: [0.1, -1.0, 0.0], ValueError),),
@@ -403,6 +410,11 @@ TABLE: dict[str, dict[str, Spec]] = {
         ),
         "digits": optional(Int(lambda: 3, minimum=0)),
     },
+    "rnndoc.masking.length_mask": {
+        "lengths": LENGTHS,
+        "total_length": Int(lambda: 3, minimum=0),
+    },
+    "rnndoc.masking.masked_mean": {"losses": Tensor(lambda: _f64(3, 3)), "lengths": LENGTHS},
     "rnndoc.cell_diagrams.draw_lstm_cell": {},
     "rnndoc.cell_diagrams.draw_gru_cell": {},
 }

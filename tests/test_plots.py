@@ -37,3 +37,20 @@ def test_cell_diagrams_name_every_gate():
     assert {"$c_{t-1}$", "$c_t$", "$h_t$"} <= set(lstm)
     gru = [t.get_text() for t in draw_gru_cell().axes[0].texts]
     assert {r"$\sigma$ (r)", r"$\sigma$ (z)", "tanh (n)", "$h_{t-1}$", "$h_t$"} <= set(gru)
+
+
+def test_truncation_plot_marks_exact_zeros_on_the_floor():
+    from rnndoc.plots import plot_truncation  # noqa: PLC0415
+
+    ax = plot_truncation([1, 2, 3, 4], [0.4, 0.0, 0.02, 0.0]).axes[0]
+    line, zeros = ax.lines
+    assert list(line.get_xdata()) == [1, 3]
+    assert list(line.get_ydata()) == [0.4, 0.02]
+    assert list(zeros.get_xdata()) == [2, 4]
+    assert list(zeros.get_ydata()) == [0.002, 0.002]
+    assert ax.get_ylim()[0] == 0.002
+    assert zeros.get_label() == "exactly 0"
+    with pytest.raises(ValueError, match="errors must be at least 0"):
+        plot_truncation([1], [-0.1])
+    with pytest.raises(ValueError, match="errors must have length 2"):
+        plot_truncation([1, 2], [0.1])

@@ -72,45 +72,60 @@ def plot_gradient_norms(
     return fig
 
 
-def plot_truncation(lengths: Sequence[int], gaps: Sequence[float]) -> matplotlib.figure.Figure:
+def plot_truncation(lengths: Sequence[int], errors: Sequence[float]) -> matplotlib.figure.Figure:
     r"""Plot how far truncated-BPTT gradients are from full BPTT, against the chunk length.
+
+    The error is relative, :math:`\lVert g_k - g \rVert_2 / \lVert g \rVert_2` for the
+    gradient :math:`g_k` truncated every k steps and the full gradient g, so the axis has a
+    scale. A log axis cannot show 0: exact zeros are drawn as distinct markers on the axis
+    floor, a decade below the smallest nonzero error, with their own legend entry.
 
     Parameters
     ----------
     lengths : sequence of int, length K
         Chunk lengths k.
-    gaps : sequence of float, length K
-        Largest absolute difference from the full gradients at each k (0 is drawn at the
-        bottom of the log axis).
+    errors : sequence of float, length K
+        The relative error at each k, each at least 0.
 
     Returns
     -------
     matplotlib.figure.Figure
+        Log y axis; the nonzero errors as one line, the exact zeros (if any) as markers at the
+        bottom of the axis, labelled "exactly 0".
 
     Raises
     ------
     TypeError, ValueError
-        If ``lengths`` is not a non-empty sequence of positive ints, ``gaps`` not as many
+        If ``lengths`` is not a non-empty sequence of positive ints, or ``errors`` not as many
         numbers of at least 0.
 
     Examples
     --------
     >>> from rnndoc.gradient_plots import plot_truncation
-    >>> plot_truncation([1, 2, 3], [0.1, 0.01, 0.0]).axes[0].get_yscale()
-    'log'
+    >>> ax = plot_truncation([1, 2, 3], [0.1, 0.01, 0.0]).axes[0]
+    >>> ax.get_yscale(), float(ax.get_ylim()[0]), [t.get_text() for t in ax.get_legend().get_texts()]
+    ('log', 0.001, ['truncated every k steps', 'exactly 0'])
     """
     lengths = [
         check_int(f"lengths[{k}]", n, minimum=1)
         for k, n in enumerate(check_sequence("lengths", lengths, "a sequence of ints"))
     ]
-    gaps = check_numbers("gaps", gaps, len(lengths))
-    if min(gaps) < 0:
-        raise ValueError(f"gaps must hold distances (at least 0), got {min(gaps)}")
+    errors = check_numbers("errors", errors, len(lengths))
+    if min(errors) < 0:
+        raise ValueError(f"errors must be at least 0 (they are norms), got {min(errors)}")
     fig = matplotlib.figure.Figure(figsize=(6.4, 3.6), layout="constrained")
     ax = fig.add_subplot()
-    floor = min([g for g in gaps if g > 0], default=1.0) / 10
-    ax.semilogy(lengths, [max(g, floor) for g in gaps], "o-", color="#1f77b4")
+    points = list(zip(lengths, errors, strict=True))
+    nonzero = [k for k, e in points if e > 0], [e for _, e in points if e > 0]
+    zeros = [k for k, e in points if e == 0]
+    floor = min(nonzero[1], default=1.0) / 10
+    ax.semilogy(*nonzero, "o-", color="#1f77b4", label="truncated every k steps")
+    if zeros:  # on the axis floor, not clipped by it
+        ax.semilogy(zeros, [floor] * len(zeros), "v", ms=8, color="#d62728", ls="none",
+                    clip_on=False, label="exactly 0")  # fmt: skip
+    ax.set_ylim(bottom=floor)
     ax.set_xlabel("chunk length k (steps between detaches)")
-    ax.set_ylabel("max |truncated - full gradient|")
+    ax.set_ylabel(r"$\|g_k - g\|_2 \,/\, \|g\|_2$")
     ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=9)
     return fig

@@ -1,8 +1,9 @@
 r"""What the symbolic derivation costs: time and expression size, direct versus recursive.
 
 Differentiating the unrolled loss directly writes every derivative as a tree in which each
-earlier state appears again and again, so the trees grow geometrically with the number of
-steps T. Common-subexpression elimination (``sympy.cse``) shares the repeated pieces again;
+earlier state appears again and again: each entry of h_t holds all H entries of h_{t-1}, so
+for H >= 2 the trees grow at least geometrically with the number of steps T, with base H
+(for H = 1, as a cubic in T). Common-subexpression elimination (``sympy.cse``) shares the repeated pieces again;
 after it, both methods grow by a fixed amount per step, the δ recursion by less.
 """
 

@@ -1,0 +1,110 @@
+r"""A per-step loss over a right-padded batch: count each sequence's own steps only.
+
+A padded batch (``pad_sequence``, ``pad_packed_sequence``) holds N sequences of lengths
+:math:`T_b` in L >= max T_b steps, time first as in ``nn.RNN``. Step t (0-based) of sequence
+b is real when :math:`t < T_b`; the mean per-step loss counts those and nothing else:
+
+.. math:: \bar\ell = \frac{\sum_b \sum_{t < T_b} \ell_{t,b}}{\sum_b T_b}
+
+Chapter *Variable-length sequences* checks it against the loss of each sequence run alone
+and against the loss on a ``PackedSequence``'s data.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ._validate import check_int, check_tensor
+
+__all__ = ["length_mask", "masked_mean"]
+
+
+def _check_lengths(lengths: object, size: int | None) -> torch.Tensor:
+    """``lengths`` if it is an integer tensor of shape (N,), N = ``size`` if given."""
+    if not isinstance(lengths, torch.Tensor):
+        raise TypeError(f"lengths must be an integer torch.Tensor, got {type(lengths).__name__}")
+    if lengths.is_floating_point() or lengths.is_complex() or lengths.dtype == torch.bool:
+        raise TypeError(f"lengths must have an integer dtype, got {lengths.dtype}")
+    if lengths.dim() != 1 or (size is not None and lengths.shape[0] != size):
+        expected = "(N,)" if size is None else f"(N,) = ({size},), one per column of losses"
+        raise ValueError(f"lengths must have shape {expected}, got {tuple(lengths.shape)}")
+    return lengths
+
+
+def length_mask(lengths: torch.Tensor, total_length: int) -> torch.Tensor:
+    """The (L, N) mask of real steps: ``mask[t, b]`` is True when ``t < lengths[b]``.
+
+    Parameters
+    ----------
+    lengths : Tensor, shape (N,), integer dtype
+        T_b for every sequence, each from 1 to ``total_length``.
+    total_length : int
+        L, the padded length.
+
+    Returns
+    -------
+    Tensor, shape (L, N), dtype bool
+
+    Raises
+    ------
+    TypeError
+        If ``lengths`` is not an integer tensor, or ``total_length`` not an int.
+    ValueError
+        If ``lengths`` is not one-dimensional, a length is below 1 or above ``total_length``,
+        or ``total_length`` is negative.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.masking import length_mask
+    >>> length_mask(torch.tensor([2, 3, 1]), 3).int().tolist()
+    [[1, 1, 1], [1, 1, 0], [0, 1, 0]]
+    """
+    lengths = _check_lengths(lengths, None)
+    total_length = check_int("total_length", total_length, minimum=0)
+    if len(lengths) and not (int(lengths.min()) >= 1 and int(lengths.max()) <= total_length):
+        raise ValueError(f"lengths must lie in [1, total_length={total_length}], got {lengths.tolist()}")
+    steps = torch.arange(total_length, device=lengths.device)  # (L,)
+    return steps[:, None] < lengths[None, :]  # (L, N)
+
+
+def masked_mean(losses: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+    r"""The mean of a per-step loss over the real steps of a padded batch.
+
+    .. math:: \bar\ell = \frac{\sum_b \sum_{t < T_b} \ell_{t,b}}{\sum_b T_b}
+
+    Padded steps are left out by selection, not multiplied by zero, so a NaN or an infinity
+    computed on padding cannot leak into the result or its gradient.
+
+    Parameters
+    ----------
+    losses : Tensor, shape (L, N), floating dtype
+        The loss at every step of every sequence, padded steps included (time first).
+    lengths : Tensor, shape (N,), integer dtype
+        T_b, each from 1 to L.
+
+    Returns
+    -------
+    Tensor, shape ()
+        Differentiable with respect to ``losses``.
+
+    Raises
+    ------
+    TypeError
+        If ``losses`` is not a floating tensor or ``lengths`` not an integer tensor.
+    ValueError
+        If ``losses`` is not two-dimensional with one column per length, or a length is out
+        of range.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.masking import masked_mean
+    >>> losses = torch.tensor([[1.0, 2.0], [3.0, 100.0]])  # (L, N); 100 is on padding
+    >>> masked_mean(losses, torch.tensor([2, 1])).item()  # (1 + 3 + 2) / 3
+    2.0
+    """
+    losses = check_tensor("losses", losses, (None, None), "(L, N)")
+    _check_lengths(lengths, losses.shape[1])
+    mask = length_mask(lengths, losses.shape[0])  # (L, N)
+    return losses[mask].sum() / mask.sum()
