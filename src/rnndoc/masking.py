@@ -24,7 +24,7 @@ def _check_lengths(lengths: object, size: int | None) -> torch.Tensor:
     if not isinstance(lengths, torch.Tensor):
         raise TypeError(f"lengths must be an integer torch.Tensor, got {type(lengths).__name__}")
     if lengths.is_floating_point() or lengths.is_complex() or lengths.dtype == torch.bool:
-        raise TypeError(f"lengths must have an integer dtype, got {lengths.dtype}")
+        raise TypeError(f"lengths must be an integer tensor, got dtype {lengths.dtype}")
     if lengths.dim() != 1 or (size is not None and lengths.shape[0] != size):
         expected = "(N,)" if size is None else f"(N,) = ({size},), one per column of losses"
         raise ValueError(f"lengths must have shape {expected}, got {tuple(lengths.shape)}")
