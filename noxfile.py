@@ -102,13 +102,17 @@ def browser(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
-    """Time rnndoc.layers.forward against the torch modules (float32, CPU) and print the ratios.
+    """Time rnndoc.layers against the torch modules (float32, CPU) and print the ratios.
 
-    Fails if a ratio misses its target (RNN 1.2, GRU 1.3, LSTM 3.0, LSTM without oneDNN 1.3).
-    Pass ``--threads N`` after ``--`` to fix torch's thread count.
+    Two scripts, each interleaving the two sides and printing median ratios: the forward pass
+    (targets RNN 1.2, GRU 1.3, LSTM 3.0, LSTM without oneDNN 1.3) and forward plus backward
+    against torch's forward plus autograd (targets RNN 1.2, GRU 1.3, LSTM 1.6, with the bytes
+    each keeps for the backward pass). Fails if a ratio misses its target. Pass
+    ``--threads N`` after ``--`` to fix torch's thread count.
     """
     _install(session)
     session.run("python", "benchmarks/bench_layers.py", *session.posargs)
+    session.run("python", "benchmarks/bench_backward.py", *session.posargs)
 
 
 @nox.session(default=False)

@@ -5,104 +5,13 @@ from __future__ import annotations
 import pytest
 import torch
 from hypothesis import given, settings
-from hypothesis import strategies as st
+from layer_configs import build, cells, compare, configurations
 from torch import nn
 from torch.nn.utils import prune
 from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence
 
-from rnndoc.layers import forward, gru_cell, lstm_cell, rnn_cell
+from rnndoc.layers import backward, forward, gru_cell, lstm_cell, rnn_cell
 from rnndoc.verdict import FLOAT64_ATOL, assert_close
-
-KINDS = ["RNN_TANH", "RNN_RELU", "LSTM", "LSTM_PROJ", "GRU"]
-INPUT_FORMS = ["batched", "unbatched", "packed_sorted", "packed_unsorted"]
-
-
-@st.composite
-def configurations(draw):
-    kind = draw(st.sampled_from(KINDS))
-    hidden_size = draw(st.integers(2 if kind == "LSTM_PROJ" else 1, 6))
-    config = {
-        "kind": kind,
-        "input_size": draw(st.integers(1, 6)),
-        "hidden_size": hidden_size,
-        "num_layers": draw(st.integers(1, 3)),
-        "bidirectional": draw(st.booleans()),
-        "bias": draw(st.booleans()),
-        "batch_first": draw(st.booleans()),
-        "proj_size": draw(st.integers(1, hidden_size - 1)) if kind == "LSTM_PROJ" else 0,
-        "dropout": draw(st.sampled_from([0.0, 0.5])),  # modules are in eval mode: no dropout
-        "form": draw(st.sampled_from(INPUT_FORMS)),
-        "batch": draw(st.integers(1, 4)),
-        "length": draw(st.integers(1, 6)),
-        "give_hx": draw(st.booleans()),
-        "seed": draw(st.integers(0, 2**31 - 1)),
-    }
-    if config["num_layers"] == 1:
-        config["dropout"] = 0.0  # torch warns about dropout on a single layer
-    config["lengths"] = draw(
-        st.lists(st.integers(1, config["length"]), min_size=config["batch"], max_size=config["batch"])
-    )
-    if config["form"] == "packed_sorted":
-        config["lengths"] = sorted(config["lengths"], reverse=True)
-    return config
-
-
-def build(config):
-    """The module (its own initial weights), the input and hx the configuration describes."""
-    torch.manual_seed(config["seed"])
-    kind = config["kind"]
-    common = {k: config[k] for k in ("input_size", "hidden_size", "num_layers", "bidirectional", "bias")}
-    common |= {"batch_first": config["batch_first"], "dropout": config["dropout"], "dtype": torch.float64}
-    if kind.startswith("RNN"):
-        module = nn.RNN(nonlinearity=kind[4:].lower(), **common)
-    elif kind.startswith("LSTM"):
-        module = nn.LSTM(proj_size=config["proj_size"], **common)
-    else:
-        module = nn.GRU(**common)
-    module.eval()
-    n, length = config["batch"], config["length"]
-    d = 2 if config["bidirectional"] else 1
-    h_out = config["proj_size"] or config["hidden_size"]
-    form = config["form"]
-    if form == "unbatched":
-        x = torch.randn(length, config["input_size"], dtype=torch.float64)  # (L, H_in)
-        state_shape = (d * config["num_layers"],)
-    else:
-        x = torch.randn(length, n, config["input_size"], dtype=torch.float64)  # (L, N, H_in)
-        state_shape = (d * config["num_layers"], n)
-        if form.startswith("packed"):
-            lengths = torch.tensor(config["lengths"])
-            x = pack_padded_sequence(x, lengths, enforce_sorted=form == "packed_sorted")
-        elif config["batch_first"]:
-            x = x.transpose(0, 1).contiguous()  # (N, L, H_in)
-    hx = None
-    if config["give_hx"]:
-        h_0 = torch.randn(*state_shape, h_out, dtype=torch.float64)
-        hx = (
-            (h_0, torch.randn(*state_shape, config["hidden_size"], dtype=torch.float64))
-            if "LSTM" in kind
-            else h_0
-        )
-    return module, x, hx
-
-
-def compare(ours, theirs, atol=FLOAT64_ATOL):
-    if isinstance(theirs, PackedSequence):
-        assert isinstance(ours, PackedSequence)
-        assert torch.equal(ours.batch_sizes, theirs.batch_sizes)
-        for name in ("sorted_indices", "unsorted_indices"):
-            a, b = getattr(ours, name), getattr(theirs, name)
-            assert (a is None and b is None) or torch.equal(a, b), name
-        compare(ours.data, theirs.data, atol)
-    elif isinstance(theirs, tuple):
-        assert isinstance(ours, tuple)
-        assert len(ours) == len(theirs)
-        for a, b in zip(ours, theirs, strict=True):
-            compare(a, b, atol)
-    else:
-        assert ours.shape == theirs.shape
-        assert ours.dtype == theirs.dtype
-        assert_close(ours, theirs.detach(), atol=atol)
 
 
 @settings(max_examples=400)
@@ -160,28 +69,9 @@ def test_gradients_match_the_module(config):
 
 
 @settings(max_examples=100)
-@given(
-    st.sampled_from(["RNN_TANH", "RNN_RELU", "LSTM", "GRU"]),
-    st.integers(1, 5),
-    st.integers(1, 5),
-    st.booleans(),
-    st.sampled_from([None, 1, 3]),
-    st.booleans(),
-    st.integers(0, 2**31 - 1),
-)
-def test_cells_match(kind, input_size, hidden_size, bias, batch, give_hx, seed):
-    torch.manual_seed(seed)
-    kw = {"bias": bias, "dtype": torch.float64}
-    if kind.startswith("RNN"):
-        cell = nn.RNNCell(input_size, hidden_size, nonlinearity=kind[4:].lower(), **kw)
-    else:
-        cell = (nn.LSTMCell if kind == "LSTM" else nn.GRUCell)(input_size, hidden_size, **kw)
-    shape = () if batch is None else (batch,)
-    x = torch.randn(*shape, input_size, dtype=torch.float64)
-    hx = None
-    if give_hx:
-        h = torch.randn(*shape, hidden_size, dtype=torch.float64)
-        hx = (h, torch.randn(*shape, hidden_size, dtype=torch.float64)) if kind == "LSTM" else h
+@given(cells())
+def test_cells_match(cell_x_hx):
+    cell, x, hx = cell_x_hx
     with pytest.MonkeyPatch.context() as patch:
         for cls in (nn.RNNCell, nn.LSTMCell, nn.GRUCell):
             patch.setattr(cls, "forward", _refuse)
@@ -262,7 +152,7 @@ def test_training_dropout_is_refused():
             torch.zeros(3, 2, 2),
             torch.zeros(1, 1, 3),
             ValueError,
-            r"h_0 must have shape .* = \(1, 2, 3\)",
+            r"hx \(h_0\) must have shape .* = \(1, 2, 3\)",
         ),
         (
             nn.RNN(2, 3, num_layers=2),
@@ -284,7 +174,7 @@ def test_training_dropout_is_refused():
             torch.zeros(3, 1, 2),
             (torch.zeros(1, 1, 2), torch.zeros(1, 1, 2)),
             ValueError,
-            r"c_0 must have shape \(D \* num_layers, N, H\) = \(1, 1, 4\)",
+            r"hx\[1\] \(c_0\) must have shape \(D \* num_layers, N, H\) = \(1, 1, 4\)",
         ),
         (nn.GRU(2, 3), torch.zeros(0, 1, 2), None, ValueError, "at least one time step"),
         (
@@ -383,10 +273,179 @@ def test_parametrized_and_pruned_modules_run():
             nn.LSTM(2, 3),
             torch.zeros(4, 1, 2),
             (None, torch.zeros(1, 1, 3)),
-            r"h_0 must be a torch.Tensor, got NoneType",
+            r"hx\[0\] \(h_0\) must be a torch.Tensor, got NoneType",
         ),
     ],
 )
 def test_errors_name_the_callers_layout(module, input, hx, match):
     with pytest.raises((ValueError, TypeError), match=match):
         forward(module, input, hx)
+
+
+# Issue 10: every public function answers like torch or refuses clearly.
+
+LAYER_KINDS = {
+    "RNN": lambda **kw: nn.RNN(3, 4, **kw),
+    "RNN_relu": lambda **kw: nn.RNN(3, 4, nonlinearity="relu", **kw),
+    "LSTM": lambda **kw: nn.LSTM(3, 4, **kw),
+    "LSTM_proj": lambda **kw: nn.LSTM(3, 4, proj_size=2, **kw),
+    "GRU": lambda **kw: nn.GRU(3, 4, **kw),
+    "RNNCell": lambda **kw: nn.RNNCell(3, 4, **kw),
+    "LSTMCell": lambda **kw: nn.LSTMCell(3, 4, **kw),
+    "GRUCell": lambda **kw: nn.GRUCell(3, 4, **kw),
+}
+
+
+def _tensors(result):
+    """The tensors of a module's return, flattened (a PackedSequence by its data)."""
+    if isinstance(result, PackedSequence):
+        return [result.data]
+    if isinstance(result, tuple | list):
+        return [t for part in result for t in _tensors(part)]
+    return [result]
+
+
+def _input(module, **kw):
+    cell = isinstance(module, nn.RNNCell | nn.LSTMCell | nn.GRUCell)
+    return torch.randn(*((2, 3) if cell else (5, 2, 3)), **kw)  # (N, H_in) or (L, N, H_in)
+
+
+def test_rnn_runs_by_its_mode_as_torch_does():
+    """pytorch#28058: nn.RNN dispatches on mode; setting nonlinearity later changes nothing."""
+    torch.manual_seed(8)
+    module = nn.RNN(3, 4, dtype=torch.float64)
+    x = torch.randn(5, 2, 3, dtype=torch.float64)
+    expected = forward(module, x)
+    module.nonlinearity = "relu"
+    compare(forward(module, x), module(x))
+    compare(forward(module, x), expected)  # still tanh: 'mode' is RNN_TANH
+    del module.nonlinearity  # as a module pickled by an old torch: no such attribute
+    compare(forward(module, x), module(x))
+    relu = nn.RNN(3, 4, nonlinearity="relu", dtype=torch.float64)
+    assert (forward(relu, -(x.abs()))[0] >= 0).all()
+
+
+def test_rnn_cell_runs_by_its_nonlinearity_as_torch_does():
+    torch.manual_seed(9)
+    cell = nn.RNNCell(3, 4, dtype=torch.float64)
+    x = torch.randn(2, 3, dtype=torch.float64)
+    cell.nonlinearity = "relu"  # nn.RNNCell reads this attribute on every call
+    compare(forward(cell, x), cell(x))
+    assert (forward(cell, x) >= 0).all()
+    cell.nonlinearity = "sigmoid"
+    with pytest.raises(ValueError, match=r"module\.nonlinearity must be 'tanh' or 'relu', got 'sigmoid'"):
+        forward(cell, x)
+
+
+@pytest.mark.parametrize("kind", ["RNN", "LSTM", "GRU", "GRUCell", "LSTMCell"])
+@pytest.mark.parametrize("dtype", [torch.complex64, torch.complex128])
+def test_complex_modules_are_refused_clearly(kind, dtype):
+    """pytorch#71614: torch runs complex modules; rnndoc says plainly that it does not."""
+    module = LAYER_KINDS[kind](dtype=dtype)
+    x = _input(module, dtype=dtype)
+    with pytest.raises(TypeError, match="complex recurrent modules are not supported"):
+        forward(module, x)
+    with pytest.raises(TypeError, match="complex recurrent modules are not supported"):
+        backward(module, x, grad_hx=None, grad_output=torch.zeros(1))
+
+
+@pytest.mark.filterwarnings("ignore:LSTM with projections is not supported with oneDNN")  # torch's own
+@pytest.mark.parametrize("kind", list(LAYER_KINDS))
+@pytest.mark.parametrize(
+    ("dtype", "atol"),
+    [(torch.float16, 4e-3), (torch.bfloat16, 3e-2), (torch.float32, 1e-6), (torch.float64, FLOAT64_ATOL)],
+)
+def test_every_real_dtype_runs_with_torchs_dtypes(kind, dtype, atol):
+    """Tolerances: a few units of each dtype's round-off (eps 1e-3, 8e-3, 1e-7) over a few steps."""
+    torch.manual_seed(10)
+    module = LAYER_KINDS[kind](dtype=dtype)
+    x = _input(module, dtype=dtype)
+    ours, theirs = _tensors(forward(module, x)), _tensors(module(x))
+    assert [t.dtype for t in ours] == [t.dtype for t in theirs] == [dtype] * len(theirs)
+    for a, b in zip(ours, theirs, strict=True):
+        torch.testing.assert_close(a, b.detach(), rtol=0, atol=atol)
+
+
+@pytest.mark.filterwarnings("ignore:LSTM with projections is not supported with oneDNN")  # torch's own
+@pytest.mark.parametrize("kind", list(LAYER_KINDS))
+@pytest.mark.parametrize("packed", [False, True])
+def test_autocast_gives_torchs_dtypes(kind, packed):
+    """Under CPU autocast, torch's dtypes differ by module (its fused oneDNN LSTM runs in bfloat16)."""
+    torch.manual_seed(11)
+    module = LAYER_KINDS[kind]()
+    x = _input(module)
+    if packed:
+        if isinstance(module, nn.RNNCell | nn.LSTMCell | nn.GRUCell):
+            pytest.skip("cells take no packed input")
+        x = pack_padded_sequence(x, torch.tensor([5, 3]))
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        ours, theirs = _tensors(forward(module, x)), _tensors(module(x))
+    assert [t.dtype for t in ours] == [t.dtype for t in theirs]
+    for a, b in zip(ours, theirs, strict=True):  # bfloat16 round-off (eps 8e-3) over five steps
+        torch.testing.assert_close(a.float(), b.detach().float(), rtol=0, atol=3e-2)
+
+
+@pytest.mark.parametrize("kind", list(LAYER_KINDS))
+def test_the_meta_device_runs(kind):
+    module = LAYER_KINDS[kind](device="meta")
+    x = _input(module, device="meta")
+    ours, theirs = _tensors(forward(module, x)), _tensors(module(x))
+    assert [(t.shape, t.dtype, t.device) for t in ours] == [(t.shape, t.dtype, t.device) for t in theirs]
+
+
+@pytest.mark.parametrize(
+    ("module", "input", "hx", "match"),
+    [
+        (nn.RNN(3, 4), torch.zeros(5, 2, 3), torch.zeros(1, 2, 4, device="meta"),
+         "hx \\(h_0\\) is on device meta, but input is on device cpu"),
+        (nn.LSTM(3, 4), torch.zeros(5, 2, 3), (torch.zeros(1, 2, 4), torch.zeros(1, 2, 4, device="meta")),
+         "hx\\[1\\] \\(c_0\\) is on device meta, but input is on device cpu"),
+        (nn.GRUCell(3, 4), torch.zeros(2, 3), torch.zeros(2, 4, device="meta"),
+         "hx is on device meta, but input is on device cpu"),
+        (nn.GRU(3, 4, device="meta"), torch.zeros(5, 2, 3),  None,
+         "weight_ih_l0 is on device meta, but input is on device cpu"),
+    ],
+)  # fmt: skip
+def test_a_state_on_another_device_is_named(module, input, hx, match):
+    with pytest.raises(ValueError, match=match):
+        forward(module, input, hx)
+
+
+def test_an_empty_packed_sequence_is_refused():
+    empty = PackedSequence(torch.zeros(0, 3), torch.zeros(0, dtype=torch.int64))
+    with pytest.raises(ValueError, match="input is an empty PackedSequence"):
+        forward(nn.GRU(3, 4), empty)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (lambda: rnn_cell(torch.zeros(2, 3), torch.zeros(2, 4), torch.zeros(4, 3), torch.zeros(4, 4),
+                          nonlinearity="sigmoid"), ValueError, "nonlinearity must be 'tanh' or 'relu'"),
+        (lambda: rnn_cell("x", torch.zeros(2, 4), torch.zeros(4, 3), torch.zeros(4, 4)), TypeError,
+         "input must be a torch.Tensor, got str"),
+        (lambda: rnn_cell(torch.zeros(3), torch.zeros(4), torch.zeros(4, 3), torch.zeros(4, 4), None, None, 5),
+         ValueError, "nonlinearity must be 'tanh' or 'relu', got 5"),
+        (lambda: rnn_cell(torch.zeros(2, 3), torch.zeros(2, 4), torch.zeros(4, 3), torch.zeros(4, 4),
+                          torch.zeros(5)), ValueError, r"bias_ih must have shape \(G\*H,\) = \(4,\)"),
+        (lambda: gru_cell(torch.zeros(2, 3), torch.zeros(2, 4), torch.zeros(12, 3), torch.zeros(12, 4),
+                          reset_after=1), TypeError, "reset_after must be a bool"),
+        (lambda: gru_cell(torch.zeros(2, 3), torch.zeros(2, 4), torch.zeros(11, 3), torch.zeros(12, 4)),
+         ValueError, "weight_ih must have a multiple of 3 rows"),
+        (lambda: gru_cell(torch.zeros(2, 3), torch.zeros(2, 4, device="meta"), torch.zeros(12, 3),
+                          torch.zeros(12, 4)), ValueError, "hx is on device meta, but input is on device cpu"),
+        (lambda: lstm_cell(torch.zeros(2, 3), torch.zeros(2, 4), torch.zeros(16, 3), torch.zeros(16, 4)),
+         TypeError, r"hx must be a pair \(h, c\)"),
+        (lambda: lstm_cell(torch.zeros(2, 3), (torch.zeros(2, 4), torch.zeros(2, 4, dtype=torch.float64)),
+                           torch.zeros(16, 3), torch.zeros(16, 4)), TypeError, "c must have the dtype of input"),
+        (lambda: lstm_cell(torch.zeros(2, 3), (torch.zeros(2, 2), torch.zeros(2, 4)), torch.zeros(16, 3),
+                           torch.zeros(16, 2), weight_hr=torch.zeros(2, 5)), ValueError,
+         r"weight_hr must have shape \(H_out, H\) with \{'H_out': 2, 'H': 4\}, got \(2, 5\)"),
+        (lambda: forward(nn.RNN(3, 4), torch.zeros(5, 2, 3, dtype=torch.complex64)), TypeError,
+         "input must have a floating dtype"),
+    ],
+    ids=lambda value: value if isinstance(value, str) else None,
+)  # fmt: skip
+def test_the_cells_name_bad_arguments(call, error, match):
+    with pytest.raises(error, match=match):
+        call()

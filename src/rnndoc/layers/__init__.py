@@ -1,13 +1,35 @@
-"""From-scratch forward passes of PyTorch's recurrent layers (tensor algebra only).
+"""From-scratch forward and backward passes of PyTorch's recurrent layers (tensor algebra only).
 
-:func:`forward` is the one entry point: ``forward(module, input, hx)`` returns what
-``module(input, hx)`` returns. Below it, the cell equations (:func:`rnn_cell`,
-:func:`lstm_cell`, :func:`gru_cell`) and the layer stack (:mod:`rnndoc.layers.stack`)
-take tensors and PyTorch's hyperparameter names.
+:func:`forward` and :func:`backward` are the entry points: ``forward(module, input, hx)``
+returns what ``module(input, hx)`` returns, ``backward(module, input, hx, grad_output,
+grad_hx)`` the gradients autograd gives through it. The modules, lowest first:
+:mod:`~rnndoc.layers.shared` (the input projection, the argument checks);
+:mod:`~rnndoc.layers.rnn`, :mod:`~rnndoc.layers.lstm`, :mod:`~rnndoc.layers.gru` (each
+kind's step and its backward side by side, and its cell); :mod:`~rnndoc.layers.stack` (the
+sweeps over layers, directions and time); :mod:`~rnndoc.layers.layer` (one tanh layer);
+:mod:`~rnndoc.layers.modules` and :mod:`~rnndoc.layers.dispatch` (reading a ``torch.nn``
+module and its arguments; ``forward``, ``backward``).
 """
 
-from .cells import gru_cell, lstm_cell, rnn_cell
-from .modules import forward
-from .rnn import rnn_tanh_layer
+from .dispatch import backward, forward
+from .gru import gru_cell, gru_step, gru_step_backward
+from .layer import rnn_tanh_layer
+from .lstm import lstm_cell, lstm_step, lstm_step_backward
+from .rnn import rnn_cell, rnn_step, rnn_step_backward
+from .shared import input_projection
 
-__all__ = ["forward", "gru_cell", "lstm_cell", "rnn_cell", "rnn_tanh_layer"]
+__all__ = [
+    "backward",
+    "forward",
+    "gru_cell",
+    "gru_step",
+    "gru_step_backward",
+    "input_projection",
+    "lstm_cell",
+    "lstm_step",
+    "lstm_step_backward",
+    "rnn_cell",
+    "rnn_step",
+    "rnn_step_backward",
+    "rnn_tanh_layer",
+]

@@ -45,7 +45,7 @@ def lstm_costs(input_size: int, hidden_size: int, proj_size: int = 0, bias: bool
     Raises
     ------
     TypeError, ValueError
-        If a size is not an int in its range (``proj_size`` must be below ``hidden_size``,
+        If ``bias`` is not a bool, or a size is not an int in its range (``proj_size`` must be below ``hidden_size``,
         as ``nn.LSTM`` requires).
 
     Examples
@@ -57,6 +57,8 @@ def lstm_costs(input_size: int, hidden_size: int, proj_size: int = 0, bias: bool
     >>> sum(p.numel() for p in torch.nn.LSTM(3, 8, proj_size=2).parameters())
     240
     """
+    if not isinstance(bias, bool):
+        raise TypeError(f"bias must be a bool, got {type(bias).__name__}")
     h_in, h = _positive("input_size", input_size), _positive("hidden_size", hidden_size)
     p = _positive("proj_size", proj_size, minimum=0)
     if p >= h:

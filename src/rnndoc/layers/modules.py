@@ -1,33 +1,44 @@
-"""``forward(module, input, hx)``: what a PyTorch recurrent module returns, computed from scratch.
+"""Reading a PyTorch recurrent module and its call arguments into the stack's terms, and back.
 
-It reads the module's own parameters and flags, checks the arguments (with clearer errors
-than PyTorch's own), and runs :func:`rnndoc.layers.stack.run_layers` or one cell step.
-No recurrent kernel is called: only tensor algebra, plus the ``torch.nn.utils.rnn``
-helpers that take a ``PackedSequence`` apart and build one.
+``read_call`` checks what ``module(input, hx)`` is given, as torch reads it (the module's
+``mode``, a cell's ``nonlinearity``, its weights as the module computes with them), and
+returns time-first tensors; ``caller_output`` and ``caller_gradients`` lay results
+out as the caller's input was laid out. Every refusal names the argument.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import torch
 from torch import nn
 from torch.nn.utils.rnn import PackedSequence, pad_packed_sequence
 
 from .._validate import check_same_dtype, check_tensor
-from .cells import gru_cell, lstm_cell, rnn_cell
-from .stack import run_layers
+from .shared import check_cell_arguments, check_devices, check_real
 
-__all__ = ["forward"]
+__all__ = ["Call", "caller_gradients", "caller_output", "read_call"]
 
 _LAYERS = (nn.RNN, nn.LSTM, nn.GRU)
 _CELLS = (nn.RNNCell, nn.LSTMCell, nn.GRUCell)
+_RNN_MODES = {"tanh": "RNN_TANH", "relu": "RNN_RELU"}
 
 
-def _mode(module: nn.Module) -> str:
-    if isinstance(module, nn.LSTM):
-        return "LSTM"
-    if isinstance(module, nn.GRU):
-        return "GRU"
-    return "RNN_TANH" if module.nonlinearity == "tanh" else "RNN_RELU"
+@dataclass
+class Call:
+    """A module call in the stack's terms (see :func:`rnndoc.layers.stack.run_layers`)."""
+
+    mode: str
+    num_layers: int
+    bidirectional: bool
+    names: dict[str, str]  # the stack's parameter name -> the module's (cells: weight_ih_l0 -> weight_ih)
+    params: dict[str, torch.Tensor]  # by the stack's names
+    x: torch.Tensor  # (L, N, H_in)
+    h_0: torch.Tensor  # (D * num_layers, N, H_out)
+    c_0: torch.Tensor | None  # (D * num_layers, N, H), LSTM only
+    lengths: torch.Tensor | None  # (N,), packed input only
+    form: str  # "cell", "unbatched", "packed", "batch_first" or "time_first"
+    input: object  # the caller's input, for the packed layout
 
 
 def _tensor_attribute(module: nn.Module, name: str) -> torch.Tensor:
@@ -38,189 +49,206 @@ def _tensor_attribute(module: nn.Module, name: str) -> torch.Tensor:
     return value
 
 
-def _layer_weights(module: nn.Module) -> dict[str, torch.Tensor]:
-    """Every weight of a recurrent layer by PyTorch's name, e.g. ``weight_hh_l1_reverse``."""
+def _mode(module: nn.Module) -> str:
+    """What torch dispatches on: ``nn.RNN`` reads ``mode``, ``nn.RNNCell`` reads ``nonlinearity``."""
+    if isinstance(module, nn.LSTM | nn.LSTMCell):
+        return "LSTM"
+    if isinstance(module, nn.GRU | nn.GRUCell):
+        return "GRU"
+    if isinstance(module, nn.RNN):
+        if module.mode not in ("RNN_TANH", "RNN_RELU"):
+            raise ValueError(f"module.mode must be 'RNN_TANH' or 'RNN_RELU', got {module.mode!r}")
+        return module.mode
+    if getattr(module, "nonlinearity", None) not in _RNN_MODES:
+        raise ValueError(f"module.nonlinearity must be 'tanh' or 'relu', got {module.nonlinearity!r}")
+    return _RNN_MODES[module.nonlinearity]
+
+
+def _names(module: nn.Module) -> dict[str, str]:
+    """The stack's name of every weight the module computes with, mapped to the module's name."""
     kinds = ["weight_ih", "weight_hh"] + (["bias_ih", "bias_hh"] if module.bias else [])
+    if isinstance(module, _CELLS):
+        return {f"{kind}_l0": kind for kind in kinds}
     kinds += ["weight_hr"] if getattr(module, "proj_size", 0) else []
     suffixes = ["", "_reverse"] if module.bidirectional else [""]
-    names = [
-        f"{kind}_l{k}{suffix}" for k in range(module.num_layers) for suffix in suffixes for kind in kinds
-    ]
-    return {name: _tensor_attribute(module, name) for name in names}
+    names = [f"{kind}_l{k}{s}" for k in range(module.num_layers) for s in suffixes for kind in kinds]
+    return {name: name for name in names}
 
 
-def _cell_forward(module, input, hx):
-    args = tuple(
-        _tensor_attribute(module, name) if module.bias or name.startswith("weight") else None
-        for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")
-    )
+def _sequence(module: nn.Module, input, weight: torch.Tensor):
+    """The layer's input as (L, N, H_in), the lengths (packed) and the caller's form."""
+    if isinstance(input, PackedSequence):
+        check_tensor("input.data", input.data, (None, module.input_size), "(sum of lengths, H_in)")
+        if input.batch_sizes.numel() == 0:
+            raise ValueError("input is an empty PackedSequence (no time steps): pack at least one step")
+        check_same_dtype(weight_ih_l0=weight, input=input.data)
+        x, lengths = pad_packed_sequence(input)  # (L, N, H_in), lengths (N,), caller's batch order
+        return x, lengths, "packed"
+    if not isinstance(input, torch.Tensor):
+        raise TypeError(f"input must be a torch.Tensor or PackedSequence, got {type(input).__name__}")
+    layout = "(N, L, H_in)" if module.batch_first else "(L, N, H_in)"
+    if input.dim() not in (2, 3):
+        raise ValueError(
+            f"input must have shape {layout}, or (L, H_in) unbatched, with H_in = {module.input_size}; "
+            f"got {tuple(input.shape)}"
+        )
+    form = "unbatched" if input.dim() == 2 else ("batch_first" if module.batch_first else "time_first")
+    check_tensor("input", input, (None,) * (input.dim() - 1) + (module.input_size,),
+                 "(L, H_in)" if form == "unbatched" else layout)  # fmt: skip
+    check_same_dtype(weight_ih_l0=weight, input=input)
+    if input.shape[1 if form == "batch_first" else 0] < 1:
+        raise ValueError(f"input must hold at least one time step, got shape {tuple(input.shape)}")
+    x = input.transpose(0, 1) if form == "batch_first" else input  # (L, N, H_in) or (L, H_in)
+    return (x.unsqueeze(1) if form == "unbatched" else x), None, form  # (L, N, H_in)
+
+
+def _state(module, name, value, size, x, form, weight, required):
+    """h_0 or c_0 checked in the caller's layout, returned as (D * num_layers, N, size)."""
+    stacked = module.num_layers * (2 if module.bidirectional else 1)
+    shape = (stacked, size) if form == "unbatched" else (stacked, x.shape[1], size)
+    labels = "(D * num_layers, H)" if form == "unbatched" else "(D * num_layers, N, H)"
+    if value is None and not required:
+        return x.new_zeros(stacked, x.shape[1], size)  # (D * num_layers, N, size)
+    if not isinstance(value, torch.Tensor):
+        raise TypeError(f"{name} must be a torch.Tensor, got {type(value).__name__}")
+    if tuple(value.shape) != shape:
+        hint = ""
+        if (
+            name.endswith("(h_0)")
+            and getattr(module, "proj_size", 0)
+            and value.shape[-1] == module.hidden_size
+        ):
+            hint = f" (with proj_size={module.proj_size}, h_0 has proj_size features, not hidden_size)"
+        if form == "unbatched" and value.dim() != 2:
+            hint += " (unbatched input takes an unbatched state)"
+        raise ValueError(f"{name} must have shape {labels} = {shape}, got {tuple(value.shape)}{hint}")
+    check_tensor(name, value, shape, labels)
+    check_same_dtype(weight_ih_l0=weight, **{name: value})
+    check_devices("input", x, **{name: value})
+    return value.unsqueeze(1) if form == "unbatched" else value  # (D * num_layers, N, size)
+
+
+def _read_cell(module, input, hx, mode, params) -> Call:
     if not isinstance(input, torch.Tensor):
         raise TypeError(f"input must be a torch.Tensor, got {type(input).__name__}")
+    check_real("input", input)
+    check_devices("input", input, **params)
     batch = () if input.dim() == 1 else input.shape[:1]
-    zeros = input.new_zeros(*batch, module.hidden_size)  # (N, H) or (H,)
-    if isinstance(module, nn.LSTMCell):
-        if hx is not None and isinstance(hx, tuple | list) and any(v is None for v in hx):
-            raise TypeError("hx must be a pair (h, c) of tensors, got None in it")
-        return lstm_cell(input, (zeros, zeros) if hx is None else hx, *args)
-    hx = zeros if hx is None else hx
-    if isinstance(module, nn.GRUCell):
-        return gru_cell(input, hx, *args)
-    return rnn_cell(input, hx, *args, nonlinearity=module.nonlinearity)
+    c = None
+    if mode == "LSTM":
+        if hx is not None and not (isinstance(hx, tuple | list) and len(hx) == 2 and None not in hx):
+            raise TypeError(f"hx must be a pair (h, c) of tensors, got {type(hx).__name__}")
+        hx, c = (None, None) if hx is None else hx
+    zeros = input.new_zeros(*batch, module.hidden_size) if input.dim() in (1, 2) else None  # (N, H)
+    weights = [params.get(f"{kind}_l0") for kind in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")]
+    gates = {"LSTM": 4, "GRU": 3}.get(mode, 1)
+    x, h, unbatched, _ = check_cell_arguments(input, zeros if hx is None else hx, *weights, gates)
+    if mode == "LSTM":
+        shape, labels = ((h.shape[1],), "(H,)") if unbatched else (tuple(h.shape), "(N, H)")
+        c = check_tensor("c", zeros if c is None else c, shape, labels)
+        check_same_dtype(input=x, c=c)
+        check_devices("input", x, c=c)
+        c = c.reshape(1, *h.shape)  # (1, N, H)
+    return Call(mode, 1, False, _names(module), params, x[None], h[None], c, None,
+                "unbatched_cell" if unbatched else "cell", input)  # fmt: skip
+
+
+def read_call(module: nn.Module, input, hx) -> Call:
+    """Check ``module(input, hx)``'s arguments as torch would run them; see :func:`rnndoc.layers.forward`."""
+    if not isinstance(module, _LAYERS + _CELLS):
+        raise TypeError(
+            "module must be a torch.nn.RNN, LSTM, GRU, RNNCell, LSTMCell or GRUCell, "
+            f"got {type(module).__name__}"
+        )
+    mode, names = _mode(module), _names(module)
+    params = {name: _tensor_attribute(module, own) for name, own in names.items()}
+    check_real("module's weight_ih", params["weight_ih_l0"])
+    if isinstance(module, _CELLS):
+        return _read_cell(module, input, hx, mode, params)
+    if module.training and module.dropout > 0 and module.num_layers > 1:
+        raise ValueError(
+            f"module applies dropout={module.dropout} between layers in training mode, with random masks "
+            "this function cannot reproduce: call module.eval() (or set dropout=0) first"
+        )
+    weight = params["weight_ih_l0"]
+    x, lengths, form = _sequence(module, input, weight)  # (L, N, H_in)
+    check_devices("input", x, **params)
+    h_out = getattr(module, "proj_size", 0) or module.hidden_size
+    if mode == "LSTM":
+        if hx is not None and not (isinstance(hx, tuple | list) and len(hx) == 2):
+            raise TypeError(f"hx of an LSTM must be a pair (h_0, c_0), got {type(hx).__name__}")
+        h, c = (None, None) if hx is None else hx
+        h_0 = _state(module, "hx[0] (h_0)", h, h_out, x, form, weight, hx is not None)
+        c_0 = _state(module, "hx[1] (c_0)", c, module.hidden_size, x, form, weight, hx is not None)
+    else:
+        h_0, c_0 = _state(module, "hx (h_0)", hx, h_out, x, form, weight, False), None
+    call = Call(
+        mode, module.num_layers, module.bidirectional, names, params, x, h_0, c_0, lengths, form, input
+    )
+    return _as_autocast_runs_it(call, module)
+
+
+def _as_autocast_runs_it(call: Call, module: nn.Module) -> Call:
+    """Under CPU autocast, torch's LSTM runs oneDNN's fused kernel in the autocast dtype: do the same.
+
+    torch takes that kernel for a float32 ``nn.LSTM`` on the CPU without projection or packing
+    (``use_mkldnn`` in ATen's ``RNN.cpp``); everywhere else its steps are ordinary operations,
+    which autocast casts one by one, as it casts ours.
+    """
+    fused = (
+        call.mode == "LSTM"
+        and call.form not in ("packed", "cell", "unbatched_cell")
+        and not getattr(module, "proj_size", 0)
+        and call.x.device.type == "cpu"
+        and call.x.dtype == torch.float32
+        and torch.is_autocast_enabled("cpu")
+        and torch.backends.mkldnn.is_available()
+        and torch.backends.mkldnn.enabled
+    )
+    if fused:
+        dtype = torch.get_autocast_dtype("cpu")
+        call.params = {name: p.to(dtype) for name, p in call.params.items()}
+        call.x, call.h_0, call.c_0 = call.x.to(dtype), call.h_0.to(dtype), call.c_0.to(dtype)
+    return call
+
+
+def caller_output(call: Call, output: torch.Tensor, h_n: torch.Tensor, c_n: torch.Tensor | None):
+    """What the module returns, from the stack's (L, N, D*H_out), (lD, N, H_out), (lD, N, H)."""
+    if call.form in ("cell", "unbatched_cell"):
+        h, c = h_n[0], None if c_n is None else c_n[0]  # (N, H)
+        if call.form == "unbatched_cell":
+            h, c = h[0], None if c is None else c[0]  # (H,)
+        return (h, c) if call.mode == "LSTM" else h
+    if call.form == "packed":
+        output = _pack_like(output, call.input)
+    elif call.form == "unbatched":
+        output, h_n = output.squeeze(1), h_n.squeeze(1)  # (L, D*H_out), (lD, H_out)
+        c_n = None if c_n is None else c_n.squeeze(1)  # (lD, H)
+    elif call.form == "batch_first":
+        output = output.transpose(0, 1)  # (N, L, D*H_out)
+    return (output, (h_n, c_n)) if call.mode == "LSTM" else (output, h_n)
 
 
 def _pack_like(output: torch.Tensor, packed: PackedSequence) -> PackedSequence:
     """Pack time-first ``output`` (L, N, F), in the caller's batch order, as ``packed`` is packed."""
     order = packed.sorted_indices if packed.sorted_indices is not None else torch.arange(output.shape[1])
     by_length = output[:, order.to(output.device)]  # (L, N, F): longest sequence first
-    data = torch.cat(
-        [by_length[t, :size] for t, size in enumerate(packed.batch_sizes.tolist())]
-    )  # (sum len, F)
+    sizes = packed.batch_sizes.tolist()
+    data = torch.cat([by_length[t, :size] for t, size in enumerate(sizes)])  # (sum len, F)
     return PackedSequence(data, packed.batch_sizes, packed.sorted_indices, packed.unsorted_indices)
 
 
-def forward(module: nn.Module, input, hx=None):
-    r"""Return what ``module(input, hx)`` returns, computed from scratch.
-
-    Supports ``nn.RNN`` (tanh and relu), ``nn.LSTM`` (with and without ``proj_size``),
-    ``nn.GRU`` with any ``num_layers``, ``bidirectional``, ``bias``, ``batch_first``,
-    unbatched 2-D input and ``PackedSequence`` input; and ``nn.RNNCell``, ``nn.LSTMCell``,
-    ``nn.GRUCell``, batched or not. Inter-layer dropout: none in eval mode; in training
-    mode with ``dropout > 0`` it refuses (it cannot reproduce torch's random masks).
-
-    Parameters
-    ----------
-    module : nn.RNN, nn.LSTM, nn.GRU, nn.RNNCell, nn.LSTMCell or nn.GRUCell
-        Its parameters and flags are read as they are.
-    input : Tensor or PackedSequence
-        Layers: (L, N, H_in), or (N, L, H_in) with ``batch_first``, or unbatched (L, H_in),
-        or a ``PackedSequence``. Cells: (N, H_in) or (H_in,).
-    hx : Tensor, or tuple (h_0, c_0) for LSTMs, optional
-        Layers: h_0 of shape (D * num_layers, N, H_out) (unbatched: no N), where D is 2 if
-        ``bidirectional`` else 1 and H_out is ``proj_size`` if set, else ``hidden_size``;
-        c_0 of shape (D * num_layers, N, H). Batch in the caller's order, also for packed
-        input. Default: zeros.
-
-    Returns
-    -------
-    output, h_n (or output, (h_n, c_n))
-        As the module returns them: ``output`` (L, N, D * H_out) laid out like the input
-        (batch-first, unbatched or packed alike); ``h_n`` (D * num_layers, N, H_out);
-        ``c_n`` (D * num_layers, N, H). Cells return ``h'`` or ``(h', c')``.
-
-    Raises
-    ------
-    TypeError
-        If ``module`` is not one of the recurrent modules above, the input or state is not a
-        floating tensor of the module's dtype, or an LSTM state is not a pair (h, c).
-    ValueError
-        If a shape disagrees (the message names the argument, the expected shape with its
-        axis names, and the actual one), or dropout would be applied in training mode.
-
-    Notes
-    -----
-    Equations and layouts as in PyTorch's ``torch.nn.RNN``, ``torch.nn.LSTM``,
-    ``torch.nn.GRU`` and cell documentation.
-
-    Examples
-    --------
-    >>> import torch
-    >>> from rnndoc.layers import forward
-    >>> lstm = torch.nn.LSTM(3, 4, num_layers=2, bidirectional=True, proj_size=2, batch_first=True,
-    ...                      dtype=torch.float64)
-    >>> x = torch.randn(5, 7, 3, dtype=torch.float64)  # (N, L, H_in)
-    >>> output, (h_n, c_n) = forward(lstm, x)
-    >>> output.shape, h_n.shape, c_n.shape
-    (torch.Size([5, 7, 4]), torch.Size([4, 5, 2]), torch.Size([4, 5, 4]))
-    >>> expected, (expected_h, expected_c) = lstm(x)
-    >>> bool((output - expected).abs().max() <= 1e-12)
-    True
-    """
-    if isinstance(module, _CELLS):
-        return _cell_forward(module, input, hx)
-    if not isinstance(module, _LAYERS):
-        raise TypeError(
-            "module must be a torch.nn.RNN, LSTM, GRU, RNNCell, LSTMCell or GRUCell, "
-            f"got {type(module).__name__}"
-        )
-    mode = _mode(module)
-    if module.training and module.dropout > 0 and module.num_layers > 1:
-        raise ValueError(
-            f"module applies dropout={module.dropout} between layers in training mode, with random masks "
-            "this function cannot reproduce: call module.eval() (or set dropout=0) first"
-        )
-    params = _layer_weights(module)
-    directions = 2 if module.bidirectional else 1
-    proj_size = getattr(module, "proj_size", 0)
-    h_out = proj_size or module.hidden_size
-    stacked = module.num_layers * directions
-
-    packed = isinstance(input, PackedSequence)
-    lengths = None
-    if packed:
-        check_tensor("input.data", input.data, (None, module.input_size), "(sum of lengths, H_in)")
-        check_same_dtype(weight_ih_l0=params["weight_ih_l0"], input=input.data)
-        x, lengths = pad_packed_sequence(input)  # (L, N, H_in), lengths (N,), caller's batch order
-        unbatched = False
-    else:
-        if not isinstance(input, torch.Tensor):
-            raise TypeError(f"input must be a torch.Tensor or PackedSequence, got {type(input).__name__}")
-        layout = "(N, L, H_in)" if module.batch_first else "(L, N, H_in)"
-        if input.dim() not in (2, 3):
-            raise ValueError(
-                f"input must have shape {layout}, or (L, H_in) unbatched, with H_in = {module.input_size}; "
-                f"got {tuple(input.shape)}"
-            )
-        unbatched = input.dim() == 2
-        check_tensor("input", input, (None,) * (input.dim() - 1) + (module.input_size,),
-                     "(L, H_in)" if unbatched else layout)  # fmt: skip
-        check_same_dtype(weight_ih_l0=params["weight_ih_l0"], input=input)
-        if input.shape[1 if module.batch_first and not unbatched else 0] < 1:
-            raise ValueError(f"input must hold at least one time step, got shape {tuple(input.shape)}")
-        time_first = input.transpose(0, 1) if module.batch_first and not unbatched else input
-        x = time_first.unsqueeze(1) if unbatched else time_first  # (L, N, H_in)
-    batch = x.shape[1]
-
-    def state(name, value, size, required=False):
-        shape = (stacked, size) if unbatched else (stacked, batch, size)
-        labels = "(D * num_layers, H)" if unbatched else "(D * num_layers, N, H)"
-        if value is None and not required:
-            return x.new_zeros(stacked, batch, size)
-        if not isinstance(value, torch.Tensor):
-            raise TypeError(f"{name} must be a torch.Tensor, got {type(value).__name__}")
-        if tuple(value.shape) != shape:
-            hint = ""
-            if name == "h_0" and proj_size and value.shape[-1] == module.hidden_size:
-                hint = f" (with proj_size={proj_size}, h_0 has proj_size features, not hidden_size)"
-            if unbatched and value.dim() != 2:
-                hint += " (unbatched input takes an unbatched state)"
-            raise ValueError(f"{name} must have shape {labels} = {shape}, got {tuple(value.shape)}{hint}")
-        check_tensor(name, value, shape, labels)
-        check_same_dtype(weight_ih_l0=params["weight_ih_l0"], **{name: value})
-        return value.unsqueeze(1) if unbatched else value  # (D * num_layers, N, H)
-
-    if mode == "LSTM":
-        if hx is not None and not (isinstance(hx, tuple | list) and len(hx) == 2):
-            raise TypeError(f"hx of an LSTM must be a pair (h_0, c_0), got {type(hx).__name__}")
-        h_0 = state("h_0", None if hx is None else hx[0], h_out, required=hx is not None)
-        c_0 = state("c_0", None if hx is None else hx[1], module.hidden_size, required=hx is not None)
-    else:
-        h_0, c_0 = state("h_0", hx, h_out), None
-
-    output, h_n, c_n = run_layers(
-        x,
-        h_0,
-        c_0,
-        params,
-        mode=mode,
-        num_layers=module.num_layers,
-        bidirectional=module.bidirectional,
-        lengths=lengths,
-    )  # (L, N, D*H_out), (lD, N, H_out), (lD, N, H)
-    if packed:
-        output = _pack_like(output, input)
-    elif unbatched:
-        output, h_n = output.squeeze(1), h_n.squeeze(1)  # (L, D*H_out), (lD, H_out)
-        c_n = None if c_n is None else c_n.squeeze(1)  # (lD, H)
-    elif module.batch_first:
-        output = output.transpose(0, 1)  # (N, L, D*H_out)
-    return (output, (h_n, c_n)) if mode == "LSTM" else (output, h_n)
+def caller_gradients(call: Call, d_input, d_h_0, d_c_0, grads: dict) -> dict:
+    """The gradients laid out as the caller's input, state and module names are."""
+    if call.form == "packed":
+        d_input = _pack_like(d_input, call.input).data  # (sum len, H_in)
+    elif call.form in ("unbatched", "unbatched_cell"):
+        d_input, d_h_0 = d_input.squeeze(1), d_h_0.squeeze(1)  # (L, H_in), (lD, H_out)
+        d_c_0 = None if d_c_0 is None else d_c_0.squeeze(1)
+    elif call.form == "batch_first":
+        d_input = d_input.transpose(0, 1)  # (N, L, H_in)
+    if call.form in ("cell", "unbatched_cell"):
+        d_input, d_h_0 = d_input[0], d_h_0[0]  # (N, H_in), (N, H)
+        d_c_0 = None if d_c_0 is None else d_c_0[0]
+    d_hx = d_h_0 if call.mode != "LSTM" else (d_h_0, d_c_0)
+    return {"input": d_input, "hx": d_hx} | {call.names[name]: g for name, g in grads.items()}

@@ -1,92 +1,183 @@
-r"""The Elman (tanh) RNN layer in PyTorch's row form, batched.
+r"""The Elman RNN: one step, its backward, and ``torch.nn.RNNCell``.
 
-PyTorch's ``torch.nn.RNN`` documentation writes the layer for a batch of row vectors:
+.. math:: a_t = x_t W_{ih}^\top + b_{ih} + b_{hh} + h_{t-1} W_{hh}^\top,\qquad h_t = \phi(a_t)
 
-.. math:: h_t = \tanh(x_t W_{ih}^\top + b_{ih} + h_{t-1} W_{hh}^\top + b_{hh})
-
-with :math:`x_t` of shape (N, H_in) and :math:`h_t` of shape (N, H).
+with :math:`\phi` = tanh or ReLU, in PyTorch's row form (:math:`x_t` is (N, H_in)).
 """
 
 from __future__ import annotations
 
 import torch
 
-from .._validate import check_same_dtype, check_tensor
-from .stack import run_layers
+from .shared import check_cell_arguments, check_shapes, input_projection
 
-__all__ = ["rnn_tanh_layer"]
+__all__ = ["rnn_cell", "rnn_step", "rnn_step_backward"]
+
+_ACTIVATIONS = {"tanh": torch.tanh, "relu": torch.relu}
 
 
-def rnn_tanh_layer(
-    input: torch.Tensor,
-    h_0: torch.Tensor,
-    weight_ih: torch.Tensor,
-    weight_hh: torch.Tensor,
-    bias_ih: torch.Tensor | None = None,
-    bias_hh: torch.Tensor | None = None,
-) -> tuple[torch.Tensor, torch.Tensor]:
-    r"""One tanh RNN layer over a batch of sequences, in the row form of PyTorch's docs.
+def _check_nonlinearity(nonlinearity: object) -> None:
+    if not isinstance(nonlinearity, str) or nonlinearity not in _ACTIVATIONS:
+        raise ValueError(f"nonlinearity must be 'tanh' or 'relu', got {nonlinearity!r}")
 
-    .. math:: h_t = \tanh(x_t W_{ih}^\top + b_{ih} + h_{t-1} W_{hh}^\top + b_{hh})
 
-    The input projection :math:`x_t W_{ih}^\top + b_{ih}` of the whole sequence is one
-    matrix product; the loop over time carries only the recurrent product.
+def rnn_step(
+    x_part: torch.Tensor, h: torch.Tensor, weight_hh: torch.Tensor, nonlinearity: str, *, check: bool = True
+) -> torch.Tensor:
+    r"""One Elman step from the precomputed input projection: :math:`h' = \phi(x_{part} + h W_{hh}^\top)`.
 
     Parameters
     ----------
-    input : Tensor, shape (L, N, H_in)
-        Time first, as ``nn.RNN`` with ``batch_first=False``.
-    h_0 : Tensor, shape (N, H)
-        Initial state of each sequence in the batch.
-    weight_ih : Tensor, shape (H, H_in)
+    x_part : Tensor, shape (N, H)
+        :math:`x W_{ih}^\top + b_{ih} + b_{hh}` from :func:`rnndoc.layers.input_projection`.
+    h : Tensor, shape (N, H)
     weight_hh : Tensor, shape (H, H)
-    bias_ih, bias_hh : Tensor, shape (H,), optional
-        Omitted for ``bias=False``.
+    nonlinearity : {"tanh", "relu"}
+    check : bool, default True
+        False skips the argument checks (the stack checks its arguments once, not per step).
 
     Returns
     -------
-    output : Tensor, shape (L, N, H)
-        :math:`h_t` for every step.
-    h_n : Tensor, shape (N, H)
-        The state after the last step.
+    Tensor, shape (N, H)
+        :math:`h'`; it is also all that :func:`rnn_step_backward` needs.
 
     Raises
     ------
-    TypeError
-        If an argument is not a floating tensor or its dtype differs from ``input``'s.
-    ValueError
-        If a shape disagrees; the message names the argument, the expected and the
-        actual shape.
+    TypeError, ValueError
+        With ``check``: a non-tensor or non-floating argument, or a shape that disagrees
+        (the message names the argument, the expected shape with its axis names, the actual one).
 
     Notes
     -----
-    Equation as in PyTorch's ``torch.nn.RNN`` documentation; Elman (1990).
+    Shapes are checked (a ``ValueError`` names the argument); dtypes may mix as autocast
+    mixes them. PyTorch's ``torch.nn.RNNCell`` documentation; Elman (1990).
 
     Examples
     --------
     >>> import torch
-    >>> from rnndoc.layers import rnn_tanh_layer
-    >>> output, h_n = rnn_tanh_layer(torch.ones(3, 1, 2), torch.zeros(1, 2), torch.eye(2), torch.eye(2))
-    >>> output.shape, h_n.shape, round(h_n[0, 0].item(), 6)
-    (torch.Size([3, 1, 2]), torch.Size([1, 2]), 0.959746)
+    >>> from rnndoc.layers.rnn import rnn_step
+    >>> rnn_step(torch.zeros(1, 2), torch.ones(1, 2), torch.eye(2), "relu")
+    tensor([[1., 1.]])
     """
-    check_tensor("input", input, (None, None, None), "(L, N, H_in)")
-    if input.shape[0] < 1:
-        raise ValueError(f"input must hold at least one time step, got shape {tuple(input.shape)}")
-    check_tensor("weight_ih", weight_ih, (None, input.shape[2]), "(H, H_in)")
-    hidden_size = weight_ih.shape[0]
-    check_tensor("h_0", h_0, (input.shape[1], hidden_size), "(N, H)")
-    check_tensor("weight_hh", weight_hh, (hidden_size, hidden_size), "(H, H)")
-    biases = {name: b for name, b in (("bias_ih", bias_ih), ("bias_hh", bias_hh)) if b is not None}
-    for name, bias in biases.items():
-        check_tensor(name, bias, (hidden_size,), "(H,)")
-    check_same_dtype(input=input, weight_ih=weight_ih, h_0=h_0, weight_hh=weight_hh, **biases)
+    if check:
+        _check_nonlinearity(nonlinearity)
+        check_shapes(x_part=(x_part, "N,H"), h=(h, "N,H"), weight_hh=(weight_hh, "H,H"))
+    return _ACTIVATIONS[nonlinearity](torch.addmm(x_part, h, weight_hh.T))  # (N, H)
 
-    # One layer, one direction of the general stack: the input projection of the whole
-    # sequence is one product, the loop carries h_(t-1) W_hh^T (rnndoc.layers.stack).
-    params = {"weight_ih_l0": weight_ih, "weight_hh_l0": weight_hh}
-    params |= {f"{name}_l0": b for name, b in biases.items()}
-    output, h_n, _ = run_layers(
-        input, h_0.unsqueeze(0), None, params, mode="RNN_TANH", num_layers=1, bidirectional=False
-    )  # (L, N, H), (1, N, H)
-    return output, h_n[0]  # (L, N, H), (N, H)
+
+def rnn_step_backward(
+    dh_next: torch.Tensor,
+    h_next: torch.Tensor,
+    weight_hh: torch.Tensor,
+    nonlinearity: str,
+    *,
+    check: bool = True,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    r"""Backward of :func:`rnn_step`: from :math:`\partial L/\partial h'` to the step's inputs.
+
+    .. math::
+
+        \delta = \frac{\partial L}{\partial h'} \odot \phi'(a),\quad
+        \phi'(a) = 1 - h'^2\ (\tanh),\ [h' > 0]\ (\mathrm{ReLU});\qquad
+        \frac{\partial L}{\partial x_{part}} = \delta,\quad
+        \frac{\partial L}{\partial h} = \delta\, W_{hh}
+
+    The weight gradient :math:`\sum_t \delta_t^\top h_{t-1}` is summed by the caller after
+    the loop over time (one matrix product).
+
+    Parameters
+    ----------
+    dh_next : Tensor, shape (N, H)
+        :math:`\partial L/\partial h'`, everything that reaches :math:`h'`.
+    h_next : Tensor, shape (N, H)
+        :math:`h'` as :func:`rnn_step` returned it.
+    weight_hh : Tensor, shape (H, H)
+    nonlinearity : {"tanh", "relu"}
+    check : bool, default True
+        False skips the argument checks (the stack checks its arguments once, not per step).
+
+    Returns
+    -------
+    delta : Tensor, shape (N, H)
+        :math:`\partial L/\partial a = \partial L/\partial x_{part}`.
+    dh : Tensor, shape (N, H)
+        :math:`\partial L/\partial h`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        With ``check``: a non-tensor or non-floating argument, or a shape that disagrees
+        (the message names the argument, the expected shape with its axis names, the actual one).
+
+    Notes
+    -----
+    Shapes are checked, as in :func:`rnn_step`. The BPTT recursion of the book's BPTT chapter, batched; Werbos (1990).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.layers.rnn import rnn_step_backward
+    >>> delta, dh = rnn_step_backward(torch.ones(1, 2), torch.zeros(1, 2), 2 * torch.eye(2), "tanh")
+    >>> delta, dh  # tanh'(0) = 1, then through W_hh = 2 I
+    (tensor([[1., 1.]]), tensor([[2., 2.]]))
+    """
+    if check:
+        _check_nonlinearity(nonlinearity)
+        check_shapes(dh_next=(dh_next, "N,H"), h_next=(h_next, "N,H"), weight_hh=(weight_hh, "H,H"))
+    slope = 1 - h_next * h_next if nonlinearity == "tanh" else (h_next > 0).to(h_next.dtype)  # (N, H)
+    delta = dh_next * slope  # (N, H)
+    return delta, delta @ weight_hh  # (N, H), (N, H)
+
+
+def rnn_cell(
+    input: torch.Tensor,
+    hx: torch.Tensor,
+    weight_ih: torch.Tensor,
+    weight_hh: torch.Tensor,
+    bias_ih: torch.Tensor | None = None,
+    bias_hh: torch.Tensor | None = None,
+    nonlinearity: str = "tanh",
+) -> torch.Tensor:
+    r"""One step of ``torch.nn.RNNCell``.
+
+    .. math:: h' = \tanh(x W_{ih}^\top + b_{ih} + h W_{hh}^\top + b_{hh})
+              \quad(\text{or } \mathrm{ReLU})
+
+    Parameters
+    ----------
+    input : Tensor, shape (N, H_in) or (H_in,)
+    hx : Tensor, shape (N, H) or (H,)
+    weight_ih : Tensor, shape (H, H_in)
+    weight_hh : Tensor, shape (H, H)
+    bias_ih, bias_hh : Tensor, shape (H,), optional
+    nonlinearity : {"tanh", "relu"}
+
+    Returns
+    -------
+    Tensor, shape (N, H) or (H,)
+        :math:`h'`, batched as ``input`` is.
+
+    Raises
+    ------
+    TypeError
+        If an argument is not a floating tensor, or the dtypes differ.
+    ValueError
+        If a shape disagrees (the message names the argument, the expected and the actual
+        shape), the tensors are on different devices, or ``nonlinearity`` is unknown.
+
+    Notes
+    -----
+    PyTorch's ``torch.nn.RNNCell`` documentation; Elman (1990).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.layers import rnn_cell
+    >>> rnn_cell(torch.ones(1, 2), torch.zeros(1, 2), torch.eye(2), torch.eye(2)).shape
+    torch.Size([1, 2])
+    """
+    _check_nonlinearity(nonlinearity)
+    x, h, unbatched, _ = check_cell_arguments(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gates=1)
+    x_part = input_projection(x, weight_ih, bias_ih, bias_hh, "RNN_TANH")  # (N, H)
+    h_next = rnn_step(x_part, h, weight_hh, nonlinearity)  # (N, H)
+    return h_next.squeeze(0) if unbatched else h_next

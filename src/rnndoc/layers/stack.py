@@ -1,57 +1,67 @@
-r"""A stack of recurrent layers, each read forwards and (bidirectional) backwards.
+r"""A stack of recurrent layers, each read forwards and (bidirectional) backwards, and its BPTT.
 
 Layer k reads the previous layer's output, the concatenation of its two directions
-(width :math:`D \cdot H_{out}`); layer 0 reads the input. Each direction's input
-projection :math:`x_t W_{ih}^\top + b_{ih}` is one matrix product over the whole
-sequence; the loop over time carries only the recurrent product. With ``lengths``
-(variable-length sequences), a sequence's state stops changing after its last step and its
-outputs there are zero, so the reverse direction of each sequence starts at its own end.
+(width :math:`D \cdot H_{out}`); layer 0 reads the input. Each direction's input projection
+is one matrix product over the whole sequence; the loop over time carries only the
+recurrent product. With ``lengths`` (variable-length sequences), a sequence's state stops
+changing after its last step and its outputs there are zero, so the reverse direction of
+each sequence starts at its own end. The backward sweep runs the same loops the other way
+(top layer first, each direction against its time order); the weight gradients are summed
+over time after the loop, one matrix product each.
 """
 
 from __future__ import annotations
 
 import torch
 
-from .cells import gru_bias_hn, gru_step, input_part, lstm_step, rnn_step
+from .gru import gru_bias_hn, gru_step, gru_step_backward
+from .lstm import lstm_step, lstm_step_backward
+from .rnn import rnn_step, rnn_step_backward
+from .shared import check_shapes, check_stack_arguments, input_projection
 
-__all__ = ["MODES", "run_layers"]
+__all__ = ["run_layers", "run_layers_backward"]
 
-#: PyTorch's modes: number of gate blocks in the stacked weights.
-MODES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
+_KINDS = ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr")
 
 
-def _direction(
-    x: torch.Tensor,
-    h: torch.Tensor,
-    c: torch.Tensor | None,
-    weights: dict[str, torch.Tensor | None],
-    mode: str,
-    reverse: bool,
-    mask: torch.Tensor | None,
-):
+def _weights(params: dict, layer: int, direction: int) -> tuple[str, dict]:
+    """The name suffix of one layer and direction (``_l1_reverse``) and its weights by kind."""
+    suffix = f"_l{layer}" + ("_reverse" if direction else "")
+    return suffix, {kind: params.get(kind + suffix) for kind in _KINDS}
+
+
+def _mask(lengths: torch.Tensor | None, x: torch.Tensor) -> torch.Tensor | None:
+    if lengths is None:
+        return None
+    steps = torch.arange(x.shape[0], device=x.device)  # (L,)
+    return (steps[:, None] < lengths.to(x.device)[None, :]).unsqueeze(-1)  # (L, N, 1)
+
+
+def _direction(x, h, c, w, mode: str, reverse: bool, mask, tape: list | None):
     """One layer, one direction. x (L, N, F); h (N, H_out); c (N, H) or None; mask (L, N, 1) or None."""
-    w_hh = weights["weight_hh"]
-    x_part = input_part(x, weights["weight_ih"], weights["bias_ih"], weights["bias_hh"], mode)  # (L, N, G*H)
-    bias_hn = gru_bias_hn(weights["bias_hh"]) if mode == "GRU" else None
-    outputs = []
-    for t in reversed(range(x.shape[0])) if reverse else range(x.shape[0]):
+    length = x.shape[0]
+    x_part = input_projection(x, w["weight_ih"], w["bias_ih"], w["bias_hh"], mode)  # (L, N, G*H)
+    bias_hn = gru_bias_hn(w["bias_hh"]) if mode == "GRU" else None
+    w_hh, w_hr = w["weight_hh"], w["weight_hr"]  # the steps run with check=False: checked once, above
+    outputs, h_prev, saved = [None] * length, [None] * length, [None] * length
+    for t in reversed(range(length)) if reverse else range(length):
         if mode == "LSTM":
-            h_new, c_new = lstm_step(x_part[t], h, c, w_hh, weights["weight_hr"])  # (N, H_out), (N, H)
+            h_new, c_new, step_saved = lstm_step(x_part[t], h, c, w_hh, w_hr, check=False)  # (N, H_out)
         elif mode == "GRU":
-            h_new = gru_step(x_part[t], h, w_hh, bias_hn)  # (N, H)
+            h_new, step_saved = gru_step(x_part[t], h, w_hh, bias_hn, check=False)  # (N, H)
         else:
-            h_new = rnn_step(x_part[t], h, w_hh, "tanh" if mode == "RNN_TANH" else "relu")  # (N, H)
+            h_new = step_saved = rnn_step(x_part[t], h, w_hh, mode[4:].lower(), check=False)  # (N, H)
+        if tape is not None:  # kept for the backward sweep only: the state step t started from, and more
+            h_prev[t], saved[t] = h, step_saved  # (N, H_out), tuple
         if mask is None:
-            h = h_new
-            c = c_new if mode == "LSTM" else c
-            outputs.append(h)
+            h, c, outputs[t] = h_new, (c_new if mode == "LSTM" else c), h_new
         else:  # past a sequence's end: keep its state, output zeros
-            h = torch.where(mask[t], h_new, h)  # (N, H_out)
-            c = torch.where(mask[t], c_new, c) if mode == "LSTM" else c
-            outputs.append(h_new * mask[t])
-    if reverse:
-        outputs.reverse()
-    return torch.stack(outputs), h, c  # (L, N, H_out)
+            h = torch.where(mask[t], h_new, h.to(h_new.dtype))  # (N, H_out), in the dtype the step computes
+            c = torch.where(mask[t], c_new, c) if mode == "LSTM" else c  # (N, H)
+            outputs[t] = h_new * mask[t]  # (N, H_out)
+    if tape is not None:
+        tape.append({"x": x, "h_prev": h_prev, "saved": saved})
+    return torch.stack(outputs), h, c  # (L, N, H_out), (N, H_out), (N, H) or None
 
 
 def run_layers(
@@ -64,6 +74,7 @@ def run_layers(
     num_layers: int,
     bidirectional: bool,
     lengths: torch.Tensor | None = None,
+    tape: list | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
     r"""Run ``num_layers`` recurrent layers over time-first input, as ``nn.RNN/LSTM/GRU`` do.
 
@@ -83,6 +94,9 @@ def run_layers(
     bidirectional : bool
     lengths : Tensor of int, shape (N,), optional
         Each sequence's length (at most L); default: all L.
+    tape : list, optional
+        If given, each layer and direction appends what :func:`run_layers_backward` reads:
+        its input, the state each step starts from, and each step's saved tensors.
 
     Returns
     -------
@@ -95,7 +109,8 @@ def run_layers(
     -----
     The layout of ``h_0``/``h_n`` and of the weights follows PyTorch's ``torch.nn.RNN``,
     ``torch.nn.LSTM`` and ``torch.nn.GRU`` documentation; bidirectional RNNs are Schuster
-    and Paliwal (1997). Inputs are not validated here: :func:`rnndoc.layers.forward` does.
+    and Paliwal (1997). Shapes, flags and weight names are checked; :func:`rnndoc.layers.forward`
+    checks more (dtypes, devices, the caller's layouts).
 
     Examples
     --------
@@ -104,29 +119,141 @@ def run_layers(
     >>> gru = torch.nn.GRU(3, 4, num_layers=2, bidirectional=True)
     >>> out, h_n, _ = run_layers(torch.zeros(5, 2, 3), torch.zeros(4, 2, 4), None, dict(gru.named_parameters()),
     ...                          mode="GRU", num_layers=2, bidirectional=True)
-    >>> out.shape, h_n.shape
+    >>> out.shape, h_n.shape  # (L, N, D * H_out), (D * num_layers, N, H_out)
     (torch.Size([5, 2, 8]), torch.Size([4, 2, 4]))
     """
-    directions = 2 if bidirectional else 1
-    mask = None
-    if lengths is not None:
-        steps = torch.arange(input.shape[0], device=input.device)  # (L,)
-        mask = (steps[:, None] < lengths.to(input.device)[None, :]).unsqueeze(-1)  # (L, N, 1)
-    x = input  # (L, N, H_in)
-    h_n, c_n = [], []
+    check_stack_arguments(input, h_0, c_0, params, mode, num_layers, bidirectional)
+    directions, mask = 2 if bidirectional else 1, _mask(lengths, input)
+    x, h_n, c_n = input, [], []  # x: (L, N, H_in)
     for layer in range(num_layers):
         outputs = []
         for direction in range(directions):
-            suffix = f"_l{layer}" + ("_reverse" if direction else "")
-            weights = {
-                name: params.get(name + suffix)
-                for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr")
-            }
+            _, weights = _weights(params, layer, direction)
             index = layer * directions + direction
             c = None if c_0 is None else c_0[index]  # (N, H)
-            out, h, c = _direction(x, h_0[index], c, weights, mode, reverse=direction == 1, mask=mask)
+            out, h, c = _direction(x, h_0[index], c, weights, mode, direction == 1, mask, tape)
             outputs.append(out)  # (L, N, H_out)
             h_n.append(h)
             c_n.append(c)
         x = torch.cat(outputs, dim=2) if directions == 2 else outputs[0]  # (L, N, D*H_out)
     return x, torch.stack(h_n), None if c_0 is None else torch.stack(c_n)  # (L, N, D*H_out), (lD, N, H_out)
+
+
+def _direction_backward(d_out, dh, dc, w, record, mode: str, reverse: bool, mask):
+    """BPTT through one layer and direction; returns dL/dx (L, N, F), dL/dh_0, dL/dc_0, weight grads."""
+    length, saved = d_out.shape[0], record["saved"]
+    w_hh, w_hr = w["weight_hh"], w["weight_hr"]  # the steps run with check=False: checked once, above
+    deltas, deltas_hh_n, dh_steps = [None] * length, [None] * length, [None] * length
+    for t in range(length) if reverse else reversed(range(length)):  # against the forward order
+        dh_t = dh + d_out[t]  # (N, H_out): from the output at t and from the later steps
+        if mode == "LSTM":
+            delta, dh_prev, dc_prev = lstm_step_backward(dh_t, dc, saved[t], w_hh, w_hr, check=False)
+        elif mode == "GRU":
+            delta, deltas_hh_n[t], dh_prev = gru_step_backward(dh_t, saved[t], w_hh, check=False)
+        else:
+            delta, dh_prev = rnn_step_backward(dh_t, saved[t], w_hh, mode[4:].lower(), check=False)
+        if mask is None:
+            dh, dc = dh_prev, (dc_prev if mode == "LSTM" else dc)
+        else:  # past a sequence's end the state was only carried: its gradient is carried back
+            delta, dh_t = delta * mask[t], dh_t * mask[t]  # (N, G*H), (N, H_out)
+            deltas_hh_n[t] = None if mode != "GRU" else deltas_hh_n[t] * mask[t]  # (N, H)
+            dh = torch.where(mask[t], dh_prev, dh)  # (N, H_out)
+            dc = torch.where(mask[t], dc_prev, dc) if mode == "LSTM" else dc  # (N, H)
+        deltas[t], dh_steps[t] = delta, dh_t
+    # The weight gradients, summed over time and batch: one matrix product each.
+    x, h_prev = record["x"], torch.stack(record["h_prev"])  # (L, N, F), (L, N, H_out)
+    delta = torch.stack(deltas)  # (L, N, G*H): dL/dx_part
+    delta_hh = delta  # (L, N, G*H): dL/d(h W_hh^T + b_hh)
+    if mode == "GRU":  # the n block reaches W_hn and b_hn through r
+        delta_hh = torch.cat([delta[..., : 2 * dh.shape[1]], torch.stack(deltas_hh_n)], dim=2)  # (L, N, 3H)
+    grads = {
+        "weight_ih": delta.flatten(0, 1).T @ x.flatten(0, 1),  # (G*H, F)
+        "weight_hh": delta_hh.flatten(0, 1).T @ h_prev.flatten(0, 1),  # (G*H, H_out)
+    }
+    if w["bias_ih"] is not None:
+        grads["bias_ih"] = delta.sum((0, 1))  # (G*H,)
+        grads["bias_hh"] = grads["bias_ih"].clone() if delta_hh is delta else delta_hh.sum((0, 1))  # (G*H,)
+    if w["weight_hr"] is not None:  # h' = m W_hr^T with m = o * tanh(c')
+        m = torch.stack([o * tanh_c for _, _, _, o, _, tanh_c in saved])  # (L, N, H)
+        grads["weight_hr"] = torch.stack(dh_steps).flatten(0, 1).T @ m.flatten(0, 1)  # (P, H)
+    return delta @ w["weight_ih"], dh, dc, grads  # (L, N, F), (N, H_out), (N, H) or None
+
+
+def run_layers_backward(
+    tape: list,
+    grad_output: torch.Tensor,
+    grad_h_n: torch.Tensor,
+    grad_c_n: torch.Tensor | None,
+    params: dict[str, torch.Tensor],
+    *,
+    mode: str,
+    num_layers: int,
+    bidirectional: bool,
+    lengths: torch.Tensor | None = None,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None, dict[str, torch.Tensor]]:
+    r"""BPTT through the stack :func:`run_layers` ran: the gradients of its inputs and weights.
+
+    The gradient of a layer's output splits into its two directions (forward first); each
+    direction runs its steps' backward functions against its own time order, starting from
+    :math:`\partial L/\partial h_n` (and :math:`\partial L/\partial c_n`); the two directions'
+    input gradients add up and flow down to the layer below.
+
+    Parameters
+    ----------
+    tape : list
+        As :func:`run_layers` filled it (same arguments).
+    grad_output : Tensor, shape (L, N, D * H_out)
+        :math:`\partial L/\partial\,\text{output}`; zero past each sequence's end.
+    grad_h_n : Tensor, shape (num_layers * D, N, H_out)
+    grad_c_n : Tensor, shape (num_layers * D, N, H), or None
+        LSTM only.
+    params, mode, num_layers, bidirectional, lengths
+        As given to :func:`run_layers`.
+
+    Returns
+    -------
+    grad_input : Tensor, shape (L, N, H_in)
+    grad_h_0 : Tensor, shape (num_layers * D, N, H_out)
+    grad_c_0 : Tensor, shape (num_layers * D, N, H), or None
+    grads : dict of str to Tensor
+        One entry per name in ``params``, with its shape.
+
+    Notes
+    -----
+    Shapes are checked; :func:`rnndoc.layers.backward` checks more. BPTT as in Werbos (1990);
+    the layouts are PyTorch's.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.layers.stack import run_layers, run_layers_backward
+    >>> params, tape = {k: v.detach() for k, v in torch.nn.RNN(3, 4).named_parameters()}, []
+    >>> flags = {"mode": "RNN_TANH", "num_layers": 1, "bidirectional": False}
+    >>> out, h_n, _ = run_layers(torch.randn(5, 2, 3), torch.zeros(1, 2, 4), None, params, tape=tape, **flags)
+    >>> dx, dh_0, _, grads = run_layers_backward(tape, torch.ones_like(out), torch.zeros_like(h_n), None,
+    ...                                          params, **flags)
+    >>> dx.shape, dh_0.shape, grads["weight_hh_l0"].shape  # (L, N, H_in), (D * num_layers, N, H_out)
+    (torch.Size([5, 2, 3]), torch.Size([1, 2, 4]), torch.Size([4, 4]))
+    """
+    if not isinstance(tape, list) or len(tape) != num_layers * (2 if bidirectional else 1):
+        raise ValueError("tape must be the list run_layers filled with the same arguments")
+    check_shapes(
+        grad_output=(grad_output, "L,N,DH"), grad_h_n=(grad_h_n, "S,N,H_out"), grad_c_n=(grad_c_n, "S,N,H")
+    )
+    directions, mask = 2 if bidirectional else 1, _mask(lengths, grad_output)
+    grad_h_0, grad_c_0, grads = [None] * len(tape), [None] * len(tape), {}
+    d_layer = grad_output  # (L, N, D*H_out)
+    for layer in reversed(range(num_layers)):
+        d_below = None
+        for direction, d_out in enumerate(d_layer.chunk(directions, dim=2)):  # each (L, N, H_out)
+            suffix, weights = _weights(params, layer, direction)
+            index = layer * directions + direction
+            dc_n = None if grad_c_n is None else grad_c_n[index]  # (N, H)
+            dx, grad_h_0[index], grad_c_0[index], found = _direction_backward(
+                d_out, grad_h_n[index], dc_n, weights, tape[index], mode, direction == 1, mask
+            )
+            d_below = dx if d_below is None else d_below + dx  # (L, N, F)
+            grads |= {kind + suffix: g for kind, g in found.items()}
+        d_layer = d_below
+    grad_c_0 = None if grad_c_n is None else torch.stack(grad_c_0)  # (lD, N, H)
+    return d_layer, torch.stack(grad_h_0), grad_c_0, grads  # (L, N, H_in), (lD, N, H_out)

@@ -1,0 +1,161 @@
+"""Forward plus backward from scratch against torch's forward plus autograd backward, as ratios in one run.
+
+Setting (issue 9): float32, CPU, N=32, L=128, input_size = hidden_size = 256, one layer.
+rnndoc: ``rnndoc.layers.backward(module, x, h_0, grad_output, grad_hx)`` (its forward sweep
+and its backward sweep). torch: ``module(x, h_0)`` then ``torch.autograd.grad`` of
+(output, h_n[, c_n]) with respect to the input, h_0[, c_0] and every parameter. The two are
+timed in interleaved rounds; the ratio is the median over rounds of (rnndoc / torch). Targets:
+RNN <= 1.2, GRU <= 1.3, LSTM <= 1.6. Memory: the bytes each keeps for its backward pass,
+counted the same way for both: unique storages, excluding the parameters, the input
+(x, h_0, c_0) and the output (output, h_n, c_n); torch's through
+``torch.autograd.graph.saved_tensors_hooks``, rnndoc's in the tape its forward sweep fills.
+Run with ``nox -s bench``; arguments: --threads N, --rounds R.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import re
+import statistics
+import time
+
+import torch
+
+from rnndoc.layers import backward
+from rnndoc.layers.modules import read_call
+from rnndoc.layers.stack import run_layers
+
+N, L, SIZE = 32, 128, 256
+TARGETS = {"RNN": 1.2, "GRU": 1.3, "LSTM": 1.6}
+
+
+def _problem(cls):
+    torch.manual_seed(0)
+    module = cls(SIZE, SIZE)
+    x = torch.randn(L, N, SIZE)  # (L, N, H_in)
+    h_0 = torch.randn(1, N, SIZE)  # (1, N, H)
+    hx = (h_0, torch.randn(1, N, SIZE)) if cls is torch.nn.LSTM else h_0
+    grad_output = torch.randn(L, N, SIZE)  # (L, N, H)
+    grad_hx = tuple(torch.randn_like(s) for s in hx) if isinstance(hx, tuple) else torch.randn_like(hx)
+    return module, x, hx, grad_output, grad_hx
+
+
+def _states(hx):
+    return list(hx) if isinstance(hx, tuple) else [hx]
+
+
+def torch_forward_backward(module, x, hx, grad_output, grad_hx):
+    x = x.detach().requires_grad_()
+    states = [s.detach().requires_grad_() for s in _states(hx)]
+    output, state = module(x, tuple(states) if len(states) == 2 else states[0])
+    return torch.autograd.grad(
+        [output, *_states(state)], [x, *states, *module.parameters()], [grad_output, *_states(grad_hx)]
+    )
+
+
+def _storages(tensors, excluded) -> int:
+    """Bytes of the unique storages among ``tensors``, leaving out those of ``excluded``."""
+    skip = {t.untyped_storage().data_ptr() for t in excluded}
+    unique = {t.untyped_storage().data_ptr(): t.untyped_storage().nbytes() for t in tensors}
+    return sum(nbytes for ptr, nbytes in unique.items() if ptr not in skip)
+
+
+def torch_saved_bytes(module, x, hx) -> int:
+    saved = []
+
+    def pack(tensor):
+        saved.append(tensor)
+        return tensor
+
+    x = x.detach().requires_grad_()
+    states = [s.detach().requires_grad_() for s in _states(hx)]
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
+        output, state = module(x, tuple(states) if len(states) == 2 else states[0])
+    return _storages(saved, [*module.parameters(), x, *states, output, *_states(state)])
+
+
+def rnndoc_saved_bytes(module, x, hx) -> int:
+    call, tape = read_call(module, x, hx), []
+    output, h_n, c_n = run_layers(call.x, call.h_0, call.c_0, call.params, mode=call.mode,
+                                  num_layers=1, bidirectional=False, tape=tape)  # fmt: skip
+
+    def tensors(value):
+        if isinstance(value, torch.Tensor):
+            return [value]
+        if isinstance(value, dict):
+            value = list(value.values())
+        return [t for item in value for t in tensors(item)] if isinstance(value, list | tuple) else []
+
+    outputs = [output, h_n] + ([] if c_n is None else [c_n])
+    return _storages(tensors(tape), [*module.parameters(), x, *_states(hx), *outputs])
+
+
+def torch_kernels(module, x, hx) -> str:
+    """The fused recurrent kernels in torch's autograd graph (oneDNN's shows as MkldnnRnnLayerBackward0)."""
+    states = [s.detach().requires_grad_() for s in _states(hx)]
+    output, _ = module(x.detach().requires_grad_(), tuple(states) if len(states) == 2 else states[0])
+    names, stack, seen = set(), [output.grad_fn], set()
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        names.add(type(node).__name__)
+        stack.extend(next_node for next_node, _ in node.next_functions)
+    fused = sorted(
+        name for name in names if re.search(r"mkldnn|cudnn|fused|rnn|lstm|gru", name, re.IGNORECASE)
+    )
+    return (
+        ", ".join(fused) or "no fused kernel: per-step ATen ops (" + ", ".join(sorted(names)[:4]) + ", ...)"
+    )
+
+
+def ratio(ours, theirs, rounds: int) -> tuple[float, float, float]:
+    """Median over interleaved rounds of the time ratio; also the median times (s)."""
+    ours(), theirs()  # warm up
+    ratios, t_ours, t_theirs = [], [], []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        ours()
+        middle = time.perf_counter()
+        theirs()
+        end = time.perf_counter()
+        t_ours.append(middle - start)
+        t_theirs.append(end - middle)
+        ratios.append((middle - start) / (end - middle))
+    return statistics.median(ratios), statistics.median(t_ours), statistics.median(t_theirs)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--threads", type=int, default=None, help="torch.set_num_threads (default: torch's)")
+    parser.add_argument("--rounds", type=int, default=30, help="interleaved rounds per layer (default 30)")
+    args = parser.parse_args()
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, Python {platform.python_version()}")
+    print(
+        f"N={N}, L={L}, input_size=hidden_size={SIZE}, float32, CPU; forward + backward (input, h_0, params)"
+    )
+    print("interleaved rounds, median of the ratios; the machine may be shared: read ratios, not times")
+    header = f"{'layer':<6}{'rnndoc ms':>11}{'torch ms':>10}{'ratio':>7}{'target':>8}  met"
+    print(header + f"{'rnndoc MiB':>12}{'torch MiB':>11}  torch kernels")
+    failed = 0
+    for name, cls in (("RNN", torch.nn.RNN), ("GRU", torch.nn.GRU), ("LSTM", torch.nn.LSTM)):
+        problem = _problem(cls)
+        median, ours, theirs = ratio(lambda p=problem: backward(*p), lambda p=problem: torch_forward_backward(*p),
+                                     args.rounds)  # fmt: skip
+        ours_mib = rnndoc_saved_bytes(*problem[:3]) / 2**20
+        theirs_mib = torch_saved_bytes(*problem[:3]) / 2**20
+        met = median <= TARGETS[name] and ours_mib <= theirs_mib
+        failed += not met
+        print(
+            f"{name:<6}{ours * 1e3:>11.1f}{theirs * 1e3:>10.1f}{median:>7.2f}{TARGETS[name]:>8.1f}  "
+            f"{'yes' if met else 'NO ':<3}{ours_mib:>12.2f}{theirs_mib:>11.2f}  {torch_kernels(*problem[:3])}"
+        )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

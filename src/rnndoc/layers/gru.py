@@ -1,0 +1,248 @@
+r"""The GRU: one step, its backward, and ``torch.nn.GRUCell``.
+
+Gate blocks in PyTorch's order ``r, z, n``. PyTorch's candidate keeps :math:`b_{hn}` inside
+the product with the reset gate, :math:`n = \tanh(x_n + r \odot (h W_{hn}^\top + b_{hn}))`;
+Cho et al. (2014) reset :math:`h` before the product (``gru_cell(reset_after=False)``).
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .shared import _check_saved, _saved_labels, check_cell_arguments, check_shapes, input_projection
+
+__all__ = ["gru_bias_hn", "gru_cell", "gru_step", "gru_step_backward"]
+
+
+def gru_bias_hn(bias_hh: torch.Tensor | None) -> torch.Tensor | None:
+    """The GRU's :math:`b_{hn}`, the last third of ``bias_hh``.
+
+    Parameters
+    ----------
+    bias_hh : Tensor, shape (3H,), or None
+
+    Returns
+    -------
+    Tensor, shape (H,), or None without biases
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.layers.gru import gru_bias_hn
+    >>> gru_bias_hn(torch.arange(6.0))
+    tensor([4., 5.])
+    """
+    return None if bias_hh is None else bias_hh[2 * (bias_hh.shape[0] // 3) :]
+
+
+def gru_step(
+    x_part: torch.Tensor,
+    h: torch.Tensor,
+    weight_hh: torch.Tensor,
+    bias_hn: torch.Tensor | None,
+    *,
+    check: bool = True,
+) -> tuple[torch.Tensor, tuple[torch.Tensor, ...]]:
+    r"""One GRU step from the precomputed input projection (PyTorch's form, gate blocks r, z, n).
+
+    .. math::
+
+        (r, z) = \sigma(x_{rz} + h W_{h\{r,z\}}^\top),\qquad
+        n = \tanh(x_n + r \odot (h W_{hn}^\top + b_{hn})),\qquad
+        h' = (1 - z) \odot n + z \odot h
+
+    Parameters
+    ----------
+    x_part : Tensor, shape (N, 3H)
+        :math:`x W_{ih}^\top + b_{ih} + (b_{hr}, b_{hz}, 0)` from
+        :func:`rnndoc.layers.input_projection`.
+    h : Tensor, shape (N, H)
+    weight_hh : Tensor, shape (3H, H)
+    bias_hn : Tensor, shape (H,), or None
+    check : bool, default True
+        False skips the argument checks (the stack checks its arguments once, not per step).
+
+    Returns
+    -------
+    h_next : Tensor, shape (N, H)
+    saved : tuple (h, r, z, n, hh_n) of Tensor, each (N, H)
+        What :func:`gru_step_backward` reads; ``hh_n`` is :math:`h W_{hn}^\top + b_{hn}`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        With ``check``: a non-tensor or non-floating argument, or a shape that disagrees
+        (the message names the argument, the expected shape with its axis names, the actual one).
+
+    Notes
+    -----
+    Shapes are checked (a ``ValueError`` names the argument). PyTorch's ``torch.nn.GRU``
+    documentation; Cho et al. (2014).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.layers.gru import gru_step
+    >>> h, _ = gru_step(torch.zeros(1, 6), torch.ones(1, 2), torch.zeros(6, 2), None)  # z = 1/2, n = 0
+    >>> h
+    tensor([[0.5000, 0.5000]])
+    """
+    if check:
+        check_shapes(
+            x_part=(x_part, "N,3H"), h=(h, "N,H"), weight_hh=(weight_hh, "3H,H"), bias_hn=(bias_hn, "H")
+        )
+    hidden_size = h.shape[1]
+    hh = h @ weight_hh.T  # (N, 3H)
+    hh_n = hh[:, 2 * hidden_size :] if bias_hn is None else hh[:, 2 * hidden_size :] + bias_hn  # (N, H)
+    r, z = torch.sigmoid(x_part[:, : 2 * hidden_size] + hh[:, : 2 * hidden_size]).chunk(2, dim=1)  # (N, H)
+    n = torch.tanh(torch.addcmul(x_part[:, 2 * hidden_size :], r, hh_n))  # (N, H): tanh(x_n + r * hh_n)
+    h_next = torch.addcmul(n, z, h - n)  # (N, H): (1 - z) * n + z * h
+    return h_next, (h, r, z, n, hh_n)
+
+
+def gru_step_backward(
+    dh_next: torch.Tensor, saved: tuple[torch.Tensor, ...], weight_hh: torch.Tensor, *, check: bool = True
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    r"""Backward of :func:`gru_step`, with the reset gate visible on :math:`b_{hn}`'s path.
+
+    .. math::
+
+        \delta n &= \delta h' \odot (1 - z) \odot (1 - n^2),\qquad
+        \delta z = \delta h' \odot (h - n) \odot z(1 - z),\\
+        \delta hh_n &= r \odot \delta n,\qquad
+        \delta r = \delta n \odot (h W_{hn}^\top + b_{hn}) \odot r(1 - r),\\
+        \frac{\partial L}{\partial x_{part}} &= (\delta r, \delta z, \delta n),\qquad
+        \frac{\partial L}{\partial h} = \delta h' \odot z + (\delta r, \delta z, \delta hh_n)\, W_{hh}
+
+    :math:`\delta hh_n` (the gradient at :math:`h W_{hn}^\top + b_{hn}`) is :math:`\delta n`
+    scaled by :math:`r`: so are the gradients of :math:`W_{hn}` and :math:`b_{hn}`, which the
+    caller sums after the loop (:math:`\sum_t \delta hh_{n,t}^\top h_{t-1}`).
+
+    Parameters
+    ----------
+    dh_next : Tensor, shape (N, H)
+        :math:`\partial L/\partial h'`.
+    saved : tuple (h, r, z, n, hh_n) of Tensor, each (N, H)
+        As :func:`gru_step` returned it.
+    weight_hh : Tensor, shape (3H, H)
+    check : bool, default True
+        False skips the argument checks (the stack checks its arguments once, not per step).
+
+    Returns
+    -------
+    delta : Tensor, shape (N, 3H)
+        :math:`\partial L/\partial x_{part}`, blocks r, z, n.
+    delta_hh_n : Tensor, shape (N, H)
+        :math:`\partial L/\partial (h W_{hn}^\top + b_{hn})`.
+    dh : Tensor, shape (N, H)
+
+    Raises
+    ------
+    TypeError, ValueError
+        With ``check``: a non-tensor or non-floating argument, or a shape that disagrees
+        (the message names the argument, the expected shape with its axis names, the actual one).
+
+    Notes
+    -----
+    Shapes are checked, as in :func:`gru_step`. PyTorch's ``torch.nn.GRU`` documentation for the forward; the
+    gated-gradients chapter derives the r-scaling of :math:`b_{hn}`'s gradient symbolically.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.layers.gru import gru_step, gru_step_backward
+    >>> w_hh = torch.zeros(6, 2)
+    >>> _, saved = gru_step(torch.zeros(1, 6), torch.ones(1, 2), w_hh, None)
+    >>> _, _, dh = gru_step_backward(torch.ones(1, 2), saved, w_hh)
+    >>> dh  # only the direct path z * dh' remains when W_hh = 0: z = 1/2
+    tensor([[0.5000, 0.5000]])
+    """
+    if check:
+        _check_saved(saved, ("h", "r", "z", "n", "hh_n"), "gru_step")
+        check_shapes(
+            dh_next=(dh_next, "N,H"),
+            weight_hh=(weight_hh, "3H,H"),
+            **_saved_labels(saved, ("h", "r", "z", "n", "hh_n")),
+        )
+    h, r, z, n, hh_n = saved
+    delta_n = dh_next * (1 - z) * (1 - n * n)  # (N, H)
+    delta_z = dh_next * (h - n) * z * (1 - z)  # (N, H)
+    delta_r = delta_n * hh_n * r * (1 - r)  # (N, H)
+    delta_hh_n = r * delta_n  # (N, H): b_hn and W_hn see delta_n through r
+    delta = torch.cat([delta_r, delta_z, delta_n], dim=1)  # (N, 3H)
+    dh = torch.addmm(dh_next * z, torch.cat([delta_r, delta_z, delta_hh_n], dim=1), weight_hh)  # (N, H)
+    return delta, delta_hh_n, dh
+
+
+def gru_cell(
+    input: torch.Tensor,
+    hx: torch.Tensor,
+    weight_ih: torch.Tensor,
+    weight_hh: torch.Tensor,
+    bias_ih: torch.Tensor | None = None,
+    bias_hh: torch.Tensor | None = None,
+    reset_after: bool = True,
+) -> torch.Tensor:
+    r"""One step of ``torch.nn.GRUCell``.
+
+    .. math::
+
+        r &= \sigma(x W_{ir}^\top + b_{ir} + h W_{hr}^\top + b_{hr}),\quad
+        z = \sigma(x W_{iz}^\top + b_{iz} + h W_{hz}^\top + b_{hz}),\\
+        n &= \tanh(x W_{in}^\top + b_{in} + r \odot (h W_{hn}^\top + b_{hn})),\qquad
+        h' = (1 - z) \odot n + z \odot h
+
+    Note that :math:`b_{hn}` sits inside the product with :math:`r`, as in PyTorch. With
+    ``reset_after=False`` the candidate is the form of Cho et al. (2014), where the reset
+    gate acts on :math:`h` before the product (the name is Keras's):
+
+    .. math:: n = \tanh(x W_{in}^\top + b_{in} + (r \odot h) W_{hn}^\top + b_{hn})
+
+    Parameters
+    ----------
+    input : Tensor, shape (N, H_in) or (H_in,)
+    hx : Tensor, shape (N, H) or (H,)
+    weight_ih : Tensor, shape (3H, H_in)
+        Blocks ``r, z, n``.
+    weight_hh : Tensor, shape (3H, H)
+    bias_ih, bias_hh : Tensor, shape (3H,), optional
+    reset_after : bool, default True
+        True: PyTorch's candidate; False: Cho et al.'s.
+
+    Returns
+    -------
+    Tensor, shape as ``hx``
+
+    Raises
+    ------
+    TypeError
+        If an argument is not a floating tensor, the dtypes differ, or ``reset_after`` is not
+        a bool.
+    ValueError
+        If a shape disagrees (the message names the argument, the expected and the actual
+        shape), or the tensors are on different devices.
+
+    Notes
+    -----
+    PyTorch's ``torch.nn.GRUCell`` documentation; Cho et al. (2014).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.layers import gru_cell
+    >>> gru_cell(torch.ones(2, 3), torch.zeros(2, 4), torch.ones(12, 3), torch.ones(12, 4)).shape
+    torch.Size([2, 4])
+    """
+    if not isinstance(reset_after, bool):
+        raise TypeError(f"reset_after must be a bool, got {type(reset_after).__name__}")
+    x, h, unbatched, hidden_size = check_cell_arguments(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, 3)
+    x_part = input_projection(x, weight_ih, bias_ih, bias_hh, "GRU")  # (N, 3H)
+    if reset_after:
+        h_next, _ = gru_step(x_part, h, weight_hh, gru_bias_hn(bias_hh))  # (N, H)
+    else:  # Cho et al. (2014): n = tanh(x W_in^T + b_in + (r * h) W_hn^T + b_hn)
+        w_rz, w_n = weight_hh[: 2 * hidden_size], weight_hh[2 * hidden_size :]  # (2H, H), (H, H)
+        r, z = torch.sigmoid(torch.addmm(x_part[:, : 2 * hidden_size], h, w_rz.T)).chunk(2, dim=1)  # (N, H)
+        n_part = x_part[:, 2 * hidden_size :] + (r * h) @ w_n.T  # (N, H)
+        n = torch.tanh(n_part if bias_hh is None else n_part + gru_bias_hn(bias_hh))  # (N, H)
+        h_next = torch.addcmul(n, z, h - n)  # (N, H): (1 - z) * n + z * h
+    return h_next.squeeze(0) if unbatched else h_next

@@ -1,0 +1,214 @@
+r"""What every cell kind shares: the input projection and the argument checks.
+
+The lowest module of :mod:`rnndoc.layers`: :mod:`~rnndoc.layers.rnn`,
+:mod:`~rnndoc.layers.lstm` and :mod:`~rnndoc.layers.gru` import it; it imports none of them.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import torch
+
+from .._validate import check_same_dtype, check_tensor
+
+__all__ = ["input_projection"]
+
+
+def input_projection(x: torch.Tensor, weight_ih: torch.Tensor, bias_ih, bias_hh, mode: str) -> torch.Tensor:
+    r"""The part of every gate that does not depend on h: :math:`x W_{ih}^\top + b_{ih} + b_{hh}`.
+
+    Both biases are folded in, except the GRU's :math:`b_{hn}`, which sits inside
+    :math:`r \odot (h W_{hn}^\top + b_{hn})` and stays in :func:`rnndoc.layers.gru_step`.
+    For a whole sequence this is one matrix product.
+
+    Parameters
+    ----------
+    x : Tensor, shape (..., H_in)
+    weight_ih : Tensor, shape (G*H, H_in)
+        G gate blocks: 1 (RNN), 4 (LSTM), 3 (GRU).
+    bias_ih, bias_hh : Tensor, shape (G*H,), or None
+    mode : {"RNN_TANH", "RNN_RELU", "LSTM", "GRU"}
+        Only ``"GRU"`` changes the result (its :math:`b_{hn}` is left out).
+
+    Returns
+    -------
+    Tensor, shape (..., G*H)
+        Dtype as the matrix product gives it (``x``'s, or the autocast dtype).
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``mode`` is unknown, an argument is not a floating tensor, or a shape disagrees
+        (the message names the argument).
+
+    Notes
+    -----
+    PyTorch's recurrent-layer documentation (``torch.nn.RNN``, ``torch.nn.LSTM``, ``torch.nn.GRU``).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.layers.shared import input_projection
+    >>> input_projection(torch.ones(5, 2, 3), torch.ones(6, 3), None, torch.ones(6), "GRU")[0, 0]
+    tensor([4., 4., 4., 4., 3., 3.])
+    """
+    if mode not in ("RNN_TANH", "RNN_RELU", "LSTM", "GRU"):
+        raise ValueError(f"mode must be 'RNN_TANH', 'RNN_RELU', 'LSTM' or 'GRU', got {mode!r}")
+    if not isinstance(x, torch.Tensor) or x.dim() < 1:
+        raise TypeError(f"x must be a torch.Tensor of shape (..., H_in), got {type(x).__name__}")
+    h_in = x.shape[-1]
+    if isinstance(weight_ih, torch.Tensor) and weight_ih.dim() == 2 and weight_ih.shape[1] != h_in:
+        raise ValueError(
+            f"x must have shape (..., H_in) with H_in = {weight_ih.shape[1]} (weight_ih's), got {tuple(x.shape)}"
+        )
+    check_shapes(
+        x=(x.reshape(-1, h_in), "M,H_in"),
+        weight_ih=(weight_ih, "GH,H_in"),
+        bias_ih=(bias_ih, "GH"),
+        bias_hh=(bias_hh, "GH"),
+    )
+    if mode == "GRU" and bias_hh is not None:  # b_hn stays inside r * (h W_hn^T + b_hn)
+        bias_hh = torch.cat(
+            [bias_hh[: 2 * (bias_hh.shape[0] // 3)], bias_hh.new_zeros(bias_hh.shape[0] // 3)]
+        )
+    biases = [b for b in (bias_ih, bias_hh) if b is not None]
+    bias = biases[0] + biases[1] if len(biases) == 2 else (biases[0] if biases else None)  # (G*H,)
+    flat = x.reshape(-1, x.shape[-1])  # (L*N, H_in)
+    part = flat @ weight_ih.T if bias is None else torch.addmm(bias, flat, weight_ih.T)  # (L*N, G*H)
+    return part.view(*x.shape[:-1], weight_ih.shape[0])  # (..., G*H)
+
+
+def check_shapes(**named: tuple[object, str]) -> dict[str, int]:
+    """Check tensors against axis labels that must agree across them; return the axis sizes.
+
+    ``check_shapes(x_part=(x_part, "N,4H"), h=(h, "N,H"))`` requires two floating 2-D
+    tensors whose first axes agree and whose second sizes are 4H and H for one H. A value of
+    None is skipped (an optional weight). Raises ``TypeError`` for a non-tensor or a
+    non-floating one and ``ValueError`` for a shape, each naming the argument, the expected
+    shape with its axis names and the actual one.
+    """
+    sizes: dict[str, int] = {}
+    for name, (value, labels) in named.items():
+        if value is None:
+            continue
+        axes = _axes(labels)
+        if not isinstance(value, torch.Tensor) or not value.is_floating_point() or value.dim() != len(axes):
+            check_tensor(name, value, (None,) * len(axes), f"({labels.replace(',', ', ')})")  # raises
+        for (factor, symbol), size in zip(axes, value.shape, strict=True):
+            expected = sizes.setdefault(symbol, size // factor)
+            if size != factor * expected:
+                known = {symbol: sizes[symbol] for _, symbol in axes if symbol in sizes}
+                raise ValueError(
+                    f"{name} must have shape ({labels.replace(',', ', ')}) with {known}, got {tuple(value.shape)}"
+                )
+    return sizes
+
+
+@functools.cache
+def _axes(labels: str) -> tuple[tuple[int, str], ...]:
+    """``"N,4H"`` -> ((1, "N"), (4, "H")): each axis's multiple of its symbol."""
+    pairs = (re.fullmatch(r"(\d*)(\w+)", axis.strip()).groups() for axis in labels.split(","))
+    return tuple((int(digits or 1), symbol) for digits, symbol in pairs)
+
+
+def _check_saved(saved: object, names: tuple[str, ...], step: str) -> None:
+    if not (isinstance(saved, tuple | list) and len(saved) == len(names)):
+        raise TypeError(
+            f"saved must be the tuple ({', '.join(names)}) {step} returned, got {type(saved).__name__}"
+        )
+
+
+def _saved_labels(saved, names: tuple[str, ...]) -> dict:
+    """``saved[k] (name)`` -> (tensor, "N,H"), for :func:`check_shapes`."""
+    return {
+        f"saved[{k}] ({name})": (value, "N,H")
+        for k, (name, value) in enumerate(zip(names, saved, strict=True))
+    }
+
+
+def check_real(name: str, value: torch.Tensor) -> None:
+    """Refuse a complex tensor with a clear ``TypeError`` (rnndoc does not run complex modules)."""
+    if value.is_complex():
+        raise TypeError(
+            f"{name} is {value.dtype}: complex recurrent modules are not supported by rnndoc.layers "
+            "(its equations and gradients are written for real tensors)"
+        )
+
+
+def check_devices(reference: str, tensor: torch.Tensor, **tensors: torch.Tensor | None) -> None:
+    """Raise ``ValueError`` naming the first tensor that is not on ``tensor``'s device, and both devices."""
+    for name, value in tensors.items():
+        if value is not None and value.device != tensor.device:
+            raise ValueError(
+                f"{name} is on device {value.device}, but {reference} is on device {tensor.device}: "
+                "move them to one device"
+            )
+
+
+def _as_batch(name: str, value: object, size: int, unbatched: bool, what: str) -> torch.Tensor:
+    """A cell argument in the caller's layout ((N, size), or (size,) unbatched), returned as (N, size)."""
+    if unbatched:
+        return check_tensor(name, value, (size,), f"({what},) for unbatched input").unsqueeze(0)  # (1, size)
+    return check_tensor(name, value, (None, size), f"(N, {what})")  # (N, size)
+
+
+def check_cell_arguments(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gates: int, out_size=None):
+    """Check one cell step's arguments; return ``x`` (N, H_in), ``h`` (N, H_out), unbatched, H.
+
+    Every message names the argument, the expected shape with its axis names and the actual one;
+    dtypes must agree (``TypeError``), devices too (``ValueError``).
+    """
+    check_tensor("weight_ih", weight_ih, (None, None), "(G*H, H_in)")
+    rows, input_size = weight_ih.shape
+    if rows % gates:
+        raise ValueError(f"weight_ih must have a multiple of {gates} rows (the gate blocks), got {rows}")
+    hidden_size = rows // gates
+    h_size = hidden_size if out_size is None else out_size
+    if not isinstance(input, torch.Tensor):
+        raise TypeError(f"input must be a torch.Tensor, got {type(input).__name__}")
+    if input.dim() not in (1, 2):
+        shape = tuple(input.shape)
+        raise ValueError(f"input must have shape (N, H_in) or (H_in,) with H_in = {input_size}, got {shape}")
+    unbatched = input.dim() == 1
+    x = _as_batch("input", input, input_size, unbatched, "H_in")  # (N, H_in)
+    h = _as_batch("hx", hx, h_size, unbatched, "H_out")  # (N, H_out)
+    if h.shape[0] != x.shape[0]:
+        raise ValueError(f"hx must have shape (N, H_out) = ({x.shape[0]}, {h_size}), got {tuple(hx.shape)}")
+    check_tensor("weight_hh", weight_hh, (rows, h_size), "(G*H, H_out)")
+    tensors = {"input": x, "hx": h, "weight_ih": weight_ih, "weight_hh": weight_hh}
+    for name, bias in (("bias_ih", bias_ih), ("bias_hh", bias_hh)):
+        if bias is not None:
+            tensors[name] = check_tensor(name, bias, (rows,), "(G*H,)")
+    check_same_dtype(**tensors)
+    check_devices("input", x, **tensors)
+    return x, h, unbatched, hidden_size
+
+
+def check_stack_arguments(input, h_0, c_0, params, mode, num_layers, bidirectional) -> None:
+    """Check :func:`rnndoc.layers.stack.run_layers`'s arguments; each error names the argument."""
+    if mode not in ("RNN_TANH", "RNN_RELU", "LSTM", "GRU"):
+        raise ValueError(f"mode must be 'RNN_TANH', 'RNN_RELU', 'LSTM' or 'GRU', got {mode!r}")
+    if isinstance(num_layers, bool) or not isinstance(num_layers, int):
+        raise TypeError(f"num_layers must be an int, got {type(num_layers).__name__}")
+    if num_layers < 1:
+        raise ValueError(f"num_layers must be at least 1, got {num_layers}")
+    if not isinstance(bidirectional, bool):
+        raise TypeError(f"bidirectional must be a bool, got {type(bidirectional).__name__}")
+    if not isinstance(params, dict):
+        raise TypeError(f"params must be a dict of PyTorch's weight names, got {type(params).__name__}")
+    stacked = num_layers * (2 if bidirectional else 1)
+    sizes = check_shapes(input=(input, "L,N,H_in"), h_0=(h_0, "S,N,H_out"), c_0=(c_0, "S,N,H"))
+    if sizes["S"] != stacked:
+        raise ValueError(f"h_0 must have D * num_layers = {stacked} rows, got {tuple(h_0.shape)}")
+    if (mode == "LSTM") != (c_0 is not None):
+        raise ValueError(f"c_0 must be given for an LSTM and only then (mode={mode!r})")
+    suffixes = ["", "_reverse"] if bidirectional else [""]
+    for name in (
+        f"{kind}_l{k}{s}" for k in range(num_layers) for s in suffixes for kind in ("weight_ih", "weight_hh")
+    ):
+        if name not in params:
+            raise ValueError(f"params must hold {name!r} (PyTorch's name), got {sorted(params)}")
+        if not isinstance(params[name], torch.Tensor):
+            raise TypeError(f"params[{name!r}] must be a torch.Tensor, got {type(params[name]).__name__}")
