@@ -160,6 +160,24 @@ def check_array(name: str, value: object) -> torch.Tensor:
     return tensor.detach()
 
 
+def check_lengths(
+    name: str, value: object, size: int | None = None, maximum: int | None = None
+) -> torch.Tensor:
+    """``value`` if it is an integer tensor of shape (N,) (N = ``size`` if given), each in [1, ``maximum``]."""
+    import torch  # noqa: PLC0415
+
+    if not isinstance(value, torch.Tensor):
+        raise TypeError(f"{name} must be an integer torch.Tensor, got {_kind(value)}")
+    if value.is_floating_point() or value.is_complex() or value.dtype == torch.bool:
+        raise TypeError(f"{name} must be an integer tensor, got dtype {value.dtype}")
+    if value.dim() != 1 or (size is not None and value.shape[0] != size):
+        expected = "(N,)" if size is None else f"(N,) = ({size},)"
+        raise ValueError(f"{name} must have shape {expected}, got {tuple(value.shape)}")
+    if maximum is not None and len(value) and not (int(value.min()) >= 1 and int(value.max()) <= maximum):
+        raise ValueError(f"{name} must lie in [1, {maximum}], got {value.tolist()}")
+    return value
+
+
 def check_same_dtype(**tensors: torch.Tensor) -> None:
     """Raise TypeError naming the first tensor whose dtype differs from the first one's."""
     dtypes = {name: t.dtype for name, t in tensors.items()}

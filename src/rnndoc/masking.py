@@ -14,21 +14,9 @@ from __future__ import annotations
 
 import torch
 
-from ._validate import check_int, check_tensor
+from ._validate import check_int, check_lengths, check_tensor
 
 __all__ = ["length_mask", "masked_mean"]
-
-
-def _check_lengths(lengths: object, size: int | None) -> torch.Tensor:
-    """``lengths`` if it is an integer tensor of shape (N,), N = ``size`` if given."""
-    if not isinstance(lengths, torch.Tensor):
-        raise TypeError(f"lengths must be an integer torch.Tensor, got {type(lengths).__name__}")
-    if lengths.is_floating_point() or lengths.is_complex() or lengths.dtype == torch.bool:
-        raise TypeError(f"lengths must be an integer tensor, got dtype {lengths.dtype}")
-    if lengths.dim() != 1 or (size is not None and lengths.shape[0] != size):
-        expected = "(N,)" if size is None else f"(N,) = ({size},), one per column of losses"
-        raise ValueError(f"lengths must have shape {expected}, got {tuple(lengths.shape)}")
-    return lengths
 
 
 def length_mask(lengths: torch.Tensor, total_length: int) -> torch.Tensor:
@@ -60,7 +48,7 @@ def length_mask(lengths: torch.Tensor, total_length: int) -> torch.Tensor:
     >>> length_mask(torch.tensor([2, 3, 1]), 3).int().tolist()
     [[1, 1, 1], [1, 1, 0], [0, 1, 0]]
     """
-    lengths = _check_lengths(lengths, None)
+    lengths = check_lengths("lengths", lengths)
     total_length = check_int("total_length", total_length, minimum=0)
     if len(lengths) and not (int(lengths.min()) >= 1 and int(lengths.max()) <= total_length):
         raise ValueError(f"lengths must lie in [1, total_length={total_length}], got {lengths.tolist()}")
@@ -105,6 +93,6 @@ def masked_mean(losses: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
     2.0
     """
     losses = check_tensor("losses", losses, (None, None), "(L, N)")
-    _check_lengths(lengths, losses.shape[1])
+    check_lengths("lengths", lengths, losses.shape[1])
     mask = length_mask(lengths, losses.shape[0])  # (L, N)
     return losses[mask].sum() / mask.sum()
