@@ -40,6 +40,16 @@ def _module() -> nn.RNN:
     return nn.RNN(H_IN, H, dtype=torch.float64)
 
 
+def _saved(count: int) -> Spec:
+    """What a step returns for its backward: ``count`` tensors of shape (N, H)."""
+    return custom(
+        lambda: tuple(_t(N, H) for _ in range(count)),
+        ("type", "x", TypeError),
+        ("range", tuple(_t(N, H) for _ in range(count - 1)), ValueError),
+        ("shape", tuple(_t(N, H + 1) for _ in range(count)), ValueError),
+    )
+
+
 MODULE = Instance(_module, extra=())
 CHECK = Bool(lambda: True)
 
@@ -125,12 +135,7 @@ LAYERS_TABLE: dict[str, dict[str, Spec]] = {
     "rnndoc.layers.lstm.lstm_step_backward": {
         "dh_next": _tensor(N, H),
         "dc_next": _tensor(N, H),
-        "saved": custom(
-            lambda: tuple(_t(N, H) for _ in range(6)),
-            ("type", "x", TypeError),
-            ("range", tuple(_t(N, H) for _ in range(5)), ValueError),
-            ("shape", tuple(_t(N, H + 1) for _ in range(6)), ValueError),
-        ),
+        "saved": _saved(6),  # i, f, g, o, c, tanh_c
         "weight_hh": _tensor(4 * H, H),
         "weight_hr": optional(_tensor(H, H)),
         "check": CHECK,
@@ -144,12 +149,7 @@ LAYERS_TABLE: dict[str, dict[str, Spec]] = {
     },
     "rnndoc.layers.gru.gru_step_backward": {
         "dh_next": _tensor(N, H),
-        "saved": custom(
-            lambda: tuple(_t(N, H) for _ in range(5)),
-            ("type", "x", TypeError),
-            ("range", tuple(_t(N, H) for _ in range(4)), ValueError),
-            ("shape", tuple(_t(N, H + 1) for _ in range(5)), ValueError),
-        ),
+        "saved": _saved(5),  # h, r, z, n, hh_n
         "weight_hh": _tensor(3 * H, H),
         "check": CHECK,
     },
