@@ -195,37 +195,23 @@ def check_flags(params: object, mode: object, num_layers: object, bidirectional:
     suffixes = ["", "_reverse"] if check_bool("bidirectional", bidirectional) else [""]
     params = check_mapping("params", params)
     gates = {"LSTM": 4, "GRU": 3}.get(str(mode), 1)
-    for k in range(layers):
-        for s in suffixes:
-            weight_ih = params.get(f"weight_ih_l{k}{s}")
-            if weight_ih is None:
-                raise ValueError(
-                    f"params must hold 'weight_ih_l{k}{s}' (PyTorch's name), got {sorted(params)}"
-                )
-            rows = check_tensor(f"params['weight_ih_l{k}{s}']", weight_ih, (None, None), "(G*H, H_in)").shape[
-                0
-            ]
-            if rows % gates:
-                raise ValueError(
-                    f"params['weight_ih_l{k}{s}'] must have a multiple of {gates} rows, got {rows}"
-                )
-            shapes = {
-                "weight_hh": (rows, None),
-                "bias_ih": (rows,),
-                "bias_hh": (rows,),
-                "weight_hr": (None, rows // gates),
-            }
-            for kind, shape in shapes.items():
-                name = f"{kind}_l{k}{s}"
-                if name in params:
-                    check_tensor(
-                        f"params[{name!r}]",
-                        params[name],
-                        shape,
-                        "(G*H, H_out)" if kind == "weight_hh" else "",
-                    )
-                elif kind == "weight_hh":
-                    raise ValueError(f"params must hold {name!r} (PyTorch's name), got {sorted(params)}")
+    for suffix in (f"_l{k}{s}" for k in range(layers) for s in suffixes):
+        for kind in ("weight_ih", "weight_hh"):
+            if f"{kind}{suffix}" not in params:
+                raise ValueError(f"params must hold '{kind}{suffix}' (PyTorch's name), got {sorted(params)}")
+        name = f"params['weight_ih{suffix}']"
+        rows = check_tensor(name, params[f"weight_ih{suffix}"], (None, None), "(G*H, H_in)").shape[0]
+        if rows % gates:
+            raise ValueError(f"{name} must have a multiple of {gates} rows (the gate blocks), got {rows}")
+        shapes = {
+            "weight_hh": ((rows, None), "(G*H, H_out)"),
+            "bias_ih": ((rows,), "(G*H,)"),
+            "bias_hh": ((rows,), "(G*H,)"),
+            "weight_hr": ((None, rows // gates), "(H_out, H)"),
+        }
+        for kind, (shape, labels) in shapes.items():
+            if f"{kind}{suffix}" in params:
+                check_tensor(f"params['{kind}{suffix}']", params[f"{kind}{suffix}"], shape, labels)
 
 
 def check_stack_arguments(input, h_0, c_0, params, mode, num_layers, bidirectional) -> None:
@@ -237,11 +223,3 @@ def check_stack_arguments(input, h_0, c_0, params, mode, num_layers, bidirection
         raise ValueError(f"h_0 must have D * num_layers = {stacked} rows, got {tuple(h_0.shape)}")
     if (mode == "LSTM") != (c_0 is not None):
         raise ValueError(f"c_0 must be given for an LSTM and only then (mode={mode!r})")
-    suffixes = ["", "_reverse"] if bidirectional else [""]
-    for name in (
-        f"{kind}_l{k}{s}" for k in range(num_layers) for s in suffixes for kind in ("weight_ih", "weight_hh")
-    ):
-        if name not in params:
-            raise ValueError(f"params must hold {name!r} (PyTorch's name), got {sorted(params)}")
-        if not isinstance(params[name], torch.Tensor):
-            raise TypeError(f"params[{name!r}] must be a torch.Tensor, got {type(params[name]).__name__}")

@@ -86,51 +86,49 @@ def run_layers(
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
     r"""Run ``num_layers`` recurrent layers over time-first input, as ``nn.RNN/LSTM/GRU`` do.
 
-        Parameters
-        ----------
-        input : Tensor, shape (L, N, H_in)
-        h_0 : Tensor, shape (num_layers * D, N, H_out)
-            Ordered [layer 0 forward, layer 0 reverse, layer 1 forward, ...].
-        c_0 : Tensor, shape (num_layers * D, N, H), or None
-            LSTM only.
-        params : dict of str to Tensor
-            PyTorch's names: ``weight_ih_l{k}``, ``weight_hh_l{k}``, ``bias_ih_l{k}``,
-            ``bias_hh_l{k}``, ``weight_hr_l{k}`` (LSTM with ``proj_size``), each with the suffix
-            ``_reverse`` for the reverse direction; biases may be absent (``bias=False``).
-        mode : {"RNN_TANH", "RNN_RELU", "LSTM", "GRU"}
-        num_layers : int
-        bidirectional : bool
-        lengths : Tensor of int, shape (N,), optional
-            Each sequence's length (at most L); default: all L.
-        tape : list, optional
-            If given, each layer and direction appends what :func:`run_layers_backward` reads:
-            its input, the state each step starts from, and each step's saved tensors.
+    Parameters
+    ----------
+    input : Tensor, shape (L, N, H_in)
+    h_0 : Tensor, shape (num_layers * D, N, H_out)
+        Ordered [layer 0 forward, layer 0 reverse, layer 1 forward, ...].
+    c_0 : Tensor, shape (num_layers * D, N, H), or None
+        LSTM only.
+    params : dict of str to Tensor
+        PyTorch's names: ``weight_ih_l{k}``, ``weight_hh_l{k}``, ``bias_ih_l{k}``,
+        ``bias_hh_l{k}``, ``weight_hr_l{k}`` (LSTM with ``proj_size``), each with the suffix
+        ``_reverse`` for the reverse direction; biases may be absent (``bias=False``).
+    mode : {"RNN_TANH", "RNN_RELU", "LSTM", "GRU"}
+    num_layers : int
+    bidirectional : bool
+    lengths : Tensor of int, shape (N,), optional
+        Each sequence's length (at most L); default: all L.
+    tape : list, optional
+        If given, each layer and direction appends what :func:`run_layers_backward` reads:
+        its input, the state each step starts from, and each step's saved tensors.
 
-        Returns
-        -------
-        output : Tensor, shape (L, N, D * H_out)
-            The last layer's states, both directions concatenated (forward first).
-        h_n : Tensor, shape (num_layers * D, N, H_out)
-        c_n : Tensor, shape (num_layers * D, N, H), or None
+    Returns
+    -------
+    output : Tensor, shape (L, N, D * H_out)
+        The last layer's states, both directions concatenated (forward first).
+    h_n : Tensor, shape (num_layers * D, N, H_out)
+    c_n : Tensor, shape (num_layers * D, N, H), or None
 
-        Notes
-        -----
-        The layout of ``h_0``/``h_n`` and of the weights follows PyTorch's ``torch.nn.RNN``,
-        ``torch.nn.LSTM`` and ``torch.nn.GRU`` documentation; bidirectional RNNs are Schuster
-        and Paliwal (1997). Shapes, flags and weight names are checked; :func:`rnndoc.layers.forward`
-        checks more (dtypes, devices, the caller's layouts).
+    Notes
+    -----
+    The layout of ``h_0``/``h_n`` and of the weights follows PyTorch's ``torch.nn.RNN``,
+    ``torch.nn.LSTM`` and ``torch.nn.GRU`` documentation; bidirectional RNNs are Schuster
+    and Paliwal (1997). Shapes, flags and weight names are checked; :func:`rnndoc.layers.forward`
+    checks more (dtypes, devices, the caller's layouts).
 
-        Examples
-        --------
-        >>> from typing import Any
-
-    import torch
-        >>> from rnndoc.layers.stack import run_layers
-        >>> gru = torch.nn.GRU(3, 4, num_layers=2, bidirectional=True)
-        >>> out, h_n, _ = run_layers(torch.zeros(5, 2, 3), torch.zeros(4, 2, 4), None, dict(gru.named_parameters()),
-        ...                          mode="GRU", num_layers=2, bidirectional=True)
-        >>> out.shape, h_n.shape  # (L, N, D * H_out), (D * num_layers, N, H_out)
-        (torch.Size([5, 2, 8]), torch.Size([4, 2, 4]))
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.layers.stack import run_layers
+    >>> gru = torch.nn.GRU(3, 4, num_layers=2, bidirectional=True)
+    >>> out, h_n, _ = run_layers(torch.zeros(5, 2, 3), torch.zeros(4, 2, 4), None, dict(gru.named_parameters()),
+    ...                          mode="GRU", num_layers=2, bidirectional=True)
+    >>> out.shape, h_n.shape  # (L, N, D * H_out), (D * num_layers, N, H_out)
+    (torch.Size([5, 2, 8]), torch.Size([4, 2, 4]))
     """
     check_stack_arguments(input, h_0, c_0, params, mode, num_layers, bidirectional)
     if tape is not None and not isinstance(tape, list):
@@ -207,49 +205,47 @@ def run_layers_backward(
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None, dict[str, torch.Tensor]]:
     r"""BPTT through the stack :func:`run_layers` ran: the gradients of its inputs and weights.
 
-        The gradient of a layer's output splits into its two directions (forward first); each
-        direction runs its steps' backward functions against its own time order, starting from
-        :math:`\partial L/\partial h_n` (and :math:`\partial L/\partial c_n`); the two directions'
-        input gradients add up and flow down to the layer below.
+    The gradient of a layer's output splits into its two directions (forward first); each
+    direction runs its steps' backward functions against its own time order, starting from
+    :math:`\partial L/\partial h_n` (and :math:`\partial L/\partial c_n`); the two directions'
+    input gradients add up and flow down to the layer below.
 
-        Parameters
-        ----------
-        tape : list
-            As :func:`run_layers` filled it (same arguments).
-        grad_output : Tensor, shape (L, N, D * H_out)
-            :math:`\partial L/\partial\,\text{output}`; zero past each sequence's end.
-        grad_h_n : Tensor, shape (num_layers * D, N, H_out)
-        grad_c_n : Tensor, shape (num_layers * D, N, H), or None
-            LSTM only.
-        params, mode, num_layers, bidirectional, lengths
-            As given to :func:`run_layers`.
+    Parameters
+    ----------
+    tape : list
+        As :func:`run_layers` filled it (same arguments).
+    grad_output : Tensor, shape (L, N, D * H_out)
+        :math:`\partial L/\partial\,\text{output}`; zero past each sequence's end.
+    grad_h_n : Tensor, shape (num_layers * D, N, H_out)
+    grad_c_n : Tensor, shape (num_layers * D, N, H), or None
+        LSTM only.
+    params, mode, num_layers, bidirectional, lengths
+        As given to :func:`run_layers`.
 
-        Returns
-        -------
-        grad_input : Tensor, shape (L, N, H_in)
-        grad_h_0 : Tensor, shape (num_layers * D, N, H_out)
-        grad_c_0 : Tensor, shape (num_layers * D, N, H), or None
-        grads : dict of str to Tensor
-            One entry per name in ``params``, with its shape.
+    Returns
+    -------
+    grad_input : Tensor, shape (L, N, H_in)
+    grad_h_0 : Tensor, shape (num_layers * D, N, H_out)
+    grad_c_0 : Tensor, shape (num_layers * D, N, H), or None
+    grads : dict of str to Tensor
+        One entry per name in ``params``, with its shape.
 
-        Notes
-        -----
-        Shapes are checked; :func:`rnndoc.layers.backward` checks more. BPTT as in Werbos (1990);
-        the layouts are PyTorch's.
+    Notes
+    -----
+    Shapes are checked; :func:`rnndoc.layers.backward` checks more. BPTT as in Werbos (1990);
+    the layouts are PyTorch's.
 
-        Examples
-        --------
-        >>> from typing import Any
-
-    import torch
-        >>> from rnndoc.layers.stack import run_layers, run_layers_backward
-        >>> params, tape = {k: v.detach() for k, v in torch.nn.RNN(3, 4).named_parameters()}, []
-        >>> flags = {"mode": "RNN_TANH", "num_layers": 1, "bidirectional": False}
-        >>> out, h_n, _ = run_layers(torch.randn(5, 2, 3), torch.zeros(1, 2, 4), None, params, tape=tape, **flags)
-        >>> dx, dh_0, _, grads = run_layers_backward(tape, torch.ones_like(out), torch.zeros_like(h_n), None,
-        ...                                          params, **flags)
-        >>> dx.shape, dh_0.shape, grads["weight_hh_l0"].shape  # (L, N, H_in), (D * num_layers, N, H_out)
-        (torch.Size([5, 2, 3]), torch.Size([1, 2, 4]), torch.Size([4, 4]))
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.layers.stack import run_layers, run_layers_backward
+    >>> params, tape = {k: v.detach() for k, v in torch.nn.RNN(3, 4).named_parameters()}, []
+    >>> flags = {"mode": "RNN_TANH", "num_layers": 1, "bidirectional": False}
+    >>> out, h_n, _ = run_layers(torch.randn(5, 2, 3), torch.zeros(1, 2, 4), None, params, tape=tape, **flags)
+    >>> dx, dh_0, _, grads = run_layers_backward(tape, torch.ones_like(out), torch.zeros_like(h_n), None,
+    ...                                          params, **flags)
+    >>> dx.shape, dh_0.shape, grads["weight_hh_l0"].shape  # (L, N, H_in), (D * num_layers, N, H_out)
+    (torch.Size([5, 2, 3]), torch.Size([1, 2, 4]), torch.Size([4, 4]))
     """
     check_flags(params, mode, num_layers, bidirectional)
     if not isinstance(tape, list):
