@@ -13,6 +13,7 @@ from pathlib import Path
 
 import mathjax  # the django-static-mathjax wheel: MathJax's files, nothing else
 import nbformat
+import sphinx.builders
 from jupyter_cache import get_cache
 
 import rnndoc
@@ -20,6 +21,10 @@ import rnndoc
 DOCS = Path(__file__).parent
 ROOT = DOCS.parent
 BUILD = DOCS / "_build"
+sys.path.insert(0, str(DOCS / "_ext"))
+
+import execution_keys  # docs/_ext, on the path just above
+import latex_edition
 
 project = "rnndoc"
 author = "The rnndoc authors"
@@ -35,10 +40,11 @@ extensions = [
     "sphinx_copybutton",
     "sphinxcontrib.bibtex",
     "notfound.extension",
+    "execution_keys",  # docs/_ext: a chapter re-executes when the rnndoc code it imports changes
+    "latex_edition",  # docs/_ext: the PDF's chapters as in the HTML; wide equations scaled to fit
 ]
 bibtex_bibfiles = ["references.bib"]
-sys.path.insert(0, str(DOCS / "_ext"))
-import bibstyle  # noqa: F401 (registers the "rnndoc" pybtex style)
+import bibstyle  # noqa: F401 (docs/_ext, on the path above: registers the "rnndoc" pybtex style)
 
 bibtex_default_style = "rnndoc"  # labels such as [Elman 1990], the same in the text and the list
 bibtex_reference_style = "label"
@@ -68,20 +74,18 @@ myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
 myst_heading_anchors = 3
 
 
-def _package_key() -> str:
-    """A hash of everything a chapter's outputs depend on besides its own cells.
+def _versions_key() -> str:
+    """A hash of what every chapter's outputs depend on besides its own cells and code.
 
-    myst-nb's execution cache keys on cell source only; keying the cache folder on the
-    package source and the library versions re-executes every chapter when any of them
-    changes (a changed config value also makes Sphinx re-read every page).
+    The cache folder is keyed on the library versions (what the chapters compute with and
+    what the status page reports), rnndoc's version and Python's: a change to any of them
+    re-executes every chapter (a changed config value also makes Sphinx re-read every page).
+    The package's source is keyed per chapter instead, on the modules the chapter imports
+    (the execution_keys extension in docs/_ext).
     """
     digest = hashlib.sha256()
-    for path in sorted((ROOT / "src" / "rnndoc").rglob("*.py")):
-        digest.update(path.relative_to(ROOT).as_posix().encode())
-        digest.update(path.read_bytes())
-    # what the chapters compute with, and what the status page reports
     for dist in (
-        "torch", "sympy", "numpy", "matplotlib", "myst-nb", "myst-parser", "sphinx", "docutils",
+        "rnndoc", "torch", "sympy", "numpy", "matplotlib", "myst-nb", "myst-parser", "sphinx", "docutils",
         "sphinx-book-theme", "pydata-sphinx-theme", "jupyter-cache", "nbclient", "ipykernel",
         "sphinxcontrib-bibtex", "numpydoc", "django-static-mathjax",
     ):  # fmt: skip
@@ -90,12 +94,31 @@ def _package_key() -> str:
     return digest.hexdigest()[:16]
 
 
+execution_keys_package = str(Path(rnndoc.__file__).parent)
 _CACHES = BUILD / ".jupyter_cache"
-nb_execution_cache_path = str(_CACHES / _package_key())
-if _CACHES.is_dir():  # drop caches of earlier package versions
+nb_execution_cache_path = str(_CACHES / _versions_key())
+if _CACHES.is_dir():  # drop caches of earlier library versions
     for stale in _CACHES.iterdir():
         if stale.name != Path(nb_execution_cache_path).name:
             shutil.rmtree(stale, ignore_errors=True)
+
+# Parallel reading (sphinx-build -j): Sphinx splits the pages into one equal-count batch per
+# process, so one process may draw most of the slow chapters (76.9 s against 54.7 s of
+# execution here). Reading one page per batch lets whichever process is free take the next
+# page. Writing keeps Sphinx's batches (one page per batch writes slower: 18 s against 10 s).
+_read_parallel = sphinx.builders.Builder._read_parallel
+
+
+def _read_one_page_per_batch(builder, docnames, nproc):
+    make_chunks = sphinx.builders.make_chunks
+    sphinx.builders.make_chunks = lambda arguments, nproc, maxbatch=10: [[a] for a in arguments]
+    try:
+        return _read_parallel(builder, docnames, nproc)
+    finally:
+        sphinx.builders.make_chunks = make_chunks
+
+
+sphinx.builders.Builder._read_parallel = _read_one_page_per_batch
 
 # Number equations and figures per chapter: (1.2) is chapter 1's second equation.
 numfig = True
@@ -111,6 +134,9 @@ numpydoc_show_class_members = False  # autodoc lists the members; avoid duplicat
 numpydoc_xref_param_type = False  # types carry shapes ("Tensor, shape (N, H)"): plain text
 numpydoc_attributes_as_param_list = True
 doctest_test_doctest_blocks = "default"
+# numpydoc loads autosummary, which by default imports every documented module (torch
+# included: 1.8 s) at each start to look for autosummary directives. The book has none.
+autosummary_generate = False
 
 # --- offline math: MathJax from PyPI, copied into the build ---------------------------
 # The default MathJax comes from a CDN, so no equation renders offline. The
@@ -139,18 +165,26 @@ def _copy_mathjax(app, exception):
 # --- downloads: the executed notebook, with its outputs ---------------------------------
 # myst-nb saves the notebook it parsed into jupyter_execute/, which has no outputs when they
 # came from the execution cache; the {nb-download} links would then offer an empty
-# notebook. Merge the cached outputs in before the downloads are copied.
+# notebook. Merge the cached outputs in before the downloads are copied. Sphinx records each
+# of these notebooks as a dependency of its page: a notebook is rewritten only when its
+# content changes, and keeps the time myst-nb wrote it (before the page's read finished), so
+# an unchanged book re-reads no page.
 def _merge_cached_outputs(app, env):
     cache = get_cache(nb_execution_cache_path)
     for path in sorted((Path(app.outdir).parent / "jupyter_execute").rglob("*.ipynb")):
         notebook = nbformat.read(path, as_version=4)
         try:
             _, merged = cache.merge_match_into_notebook(notebook)
-        except KeyError:  # not in the cache: nothing executed, nothing to merge
+        except KeyError:  # not in the cache (or merged already): nothing to merge
             continue
         for index, cell in enumerate(merged.cells):  # reading Markdown draws random cell ids
             cell.id = f"cell-{index}"
-        nbformat.write(merged, path)
+        execution_keys.strip_key(merged)
+        content = nbformat.writes(merged).encode("utf-8")
+        if path.read_bytes() != content:
+            written = path.stat()
+            path.write_bytes(content)
+            os.utime(path, ns=(written.st_atime_ns, written.st_mtime_ns))
 
 
 # --- the 404 page, at any path ---------------------------------------------------------
@@ -215,7 +249,35 @@ def _relocatable_404(app, exception):
     page.write_text(html, "utf-8")
 
 
+# --- the PDF edition, offered on every page ----------------------------------------------
+# `nox -s pdf` writes the whole book to rnndoc.pdf beside the HTML pages, and the Pages workflow
+# publishes both. Every page's download menu offers it after the theme's own entries (the
+# page's .ipynb and .md, and printing the page); pages without that menu (search, general
+# index) get a button of their own.
+PDF_EDITION = "rnndoc.pdf"
+
+
+def _pdf_edition_button(app, pagename, templatename, context, doctree):
+    buttons = context.get("header_buttons")
+    if buttons is None:  # not the book theme
+        return
+    link = {
+        "type": "link",
+        "url": context["pathto"](PDF_EDITION, 1),
+        "text": "book .pdf",
+        "tooltip": "Download the whole book as one PDF",
+        "icon": "fas fa-book",
+        "label": "download-book-pdf-button",
+    }
+    for button in buttons:
+        if button.get("label") == "download-buttons":
+            button["buttons"].append(link)
+            return
+    buttons.insert(0, {**link, "text": "", "classes": "pst-navbar-icon"})
+
+
 def setup(app):
+    app.connect("html-page-context", _pdf_edition_button, priority=502)  # after the theme's (501)
     app.connect("build-finished", _copy_mathjax)
     app.connect("build-finished", _relocatable_404)
     app.connect("env-updated", _merge_cached_outputs)
@@ -226,8 +288,16 @@ html_theme = "sphinx_book_theme"
 html_title = "rnndoc: recurrent networks, derived and proven"
 
 
-# The favicon is drawn here (no hand-made image files): an h_t box as in the figures.
+# The favicon is drawn here (no hand-made image files): an h_t box as in the figures. It is
+# drawn again only when this code or matplotlib's version changed (drawing it costs 0.7 s,
+# a third of a rebuild with nothing to do).
 def _draw_favicon(path: Path) -> Path:
+    import inspect  # noqa: PLC0415
+
+    key = path.with_suffix(".key")
+    stamp = f"{importlib.metadata.version('matplotlib')}\n{inspect.getsource(_draw_favicon)}"
+    if path.is_file() and key.is_file() and key.read_text("utf-8") == stamp:
+        return path
     import matplotlib.figure  # noqa: PLC0415 (only the HTML build needs it)
 
     fig = matplotlib.figure.Figure(figsize=(0.5, 0.5), dpi=64)
@@ -235,6 +305,7 @@ def _draw_favicon(path: Path) -> Path:
     fig.text(0.5, 0.45, "$h_t$", ha="center", va="center", fontsize=17, color="#9a3412")
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, metadata={"Software": None})  # no version string: reproducible bytes
+    key.write_text(stamp, "utf-8")
     return path
 
 
@@ -272,3 +343,39 @@ notfound_context = {
     f"<a href='{notfound_urls_prefix}index.html'>front page</a>, the search, or the contents "
     "on the left.</p>",
 }  # without it the theme logs a console error on first visit
+
+
+# --- PDF edition (nox -s pdf): Sphinx's LaTeX builder and XeLaTeX, from Debian's TeX Live ------
+# XeLaTeX reads the text's Unicode (δ, ⊙, −, —) directly. The fonts are Debian's
+# fonts-freefont-otf (Sphinx's defaults for XeLaTeX), whose serif face carries Greek and the
+# mathematical operators. Code outputs, glued values and sympy's LaTeX come out as text and
+# math; figures as the PNG the notebooks made (myst-nb's LaTeX priority: PDF, PNG, JPEG).
+latex_engine = "xelatex"
+latex_documents = [("index", "rnndoc.tex", html_title, author, "manual")]
+latex_show_urls = "footnote"
+latex_show_pagerefs = True
+latex_elements = {
+    "papersize": "a4paper",
+    "pointsize": "10pt",
+    "figure_align": "htbp",
+    # a book read on screen: no blank pages before chapters, the same margins on every page
+    "extraclassoptions": "openany,oneside",
+    # LaTeX's own chapter heading: fncychap's (Sphinx's default) sets titles in capitals,
+    # which turns "the δ recursion" into "THE Δ RECURSION", another symbol.
+    "fncychap": "",
+    # Long equations and wide code outputs: let LaTeX break display math across pages, and
+    # wrap verbatim lines instead of running into the margin.
+    "preamble": r"""
+\allowdisplaybreaks
+\sphinxsetup{verbatimwrapslines=true, verbatimforcewraps=true, verbatimmaxoverfull=1}
+% tables (the notation's, the chapters' Markdown outputs) in a smaller size: their math and
+% code cannot wrap, and at the text's size some run past the margin
+\let\rnndocattablestart\sphinxattablestart
+\renewcommand{\sphinxattablestart}{\rnndocattablestart\small}
+% inline code (weight_ih_l0, ...) may break after an underscore, as Sphinx lets it after . , ; /
+\makeatletter
+\g@addto@macro\sphinxbreaksviaactive{\sphinxbreaksattexescapedchars}
+\makeatother
+"""
+    + latex_edition.PREAMBLE,
+}

@@ -1,0 +1,108 @@
+"""The PDF edition holds what the HTML book holds (run by ``nox -s pdf``, after both builds).
+
+Reads docs/_build/latex/rnndoc.pdf with poppler's ``pdftotext`` and checks: every chapter's
+title, every number glued into each chapter of the HTML book, and no ``??`` (an unresolved
+reference). Renders the first page of every chapter to docs/_build/latex/pages/ for a
+person to look at.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+BUILD = DOCS / "_build"
+PDF = BUILD / "latex" / "rnndoc.pdf"
+PAGES = BUILD / "latex" / "pages"
+#: A glued value in the HTML: myst-nb's span around {glue:text} / {glue} results.
+PASTED = re.compile(r'<span class="pasted-text">(.*?)</span>', re.DOTALL)
+NUMBER = re.compile(r"\d")
+
+
+def _squeeze(text: str) -> str:
+    """Text without white space (pdftotext breaks lines where LaTeX did), with straight quotes
+    (LaTeX sets ' as a typographic apostrophe)."""
+    return re.sub(r"\s+", "", text).translate(str.maketrans("‘’“”", "''\"\""))
+
+
+def _documents() -> list[str]:
+    """The book's documents in reading order, from the root page's toctrees."""
+    index = (DOCS / "index.md").read_text("utf-8")
+    names = []
+    for block in re.findall(r"```\{toctree\}\n(.*?)```", index, re.DOTALL):
+        names += [line.strip() for line in block.splitlines() if line.strip() and not line.startswith(":")]
+    return names
+
+
+def _title(docname: str) -> str:
+    """The document's title, its first level-1 heading, as plain text."""
+    source = (DOCS / f"{docname}.md").read_text("utf-8")
+    heading = re.search(r"^# (.+)$", source, re.MULTILINE).group(1)
+    return re.sub(r"[`*]", "", heading)
+
+
+@pytest.fixture(scope="module")
+def pdf_text() -> str:
+    assert PDF.is_file(), f"no PDF at {PDF}: run `nox -s pdf`"
+    result = subprocess.run(["pdftotext", "-enc", "UTF-8", str(PDF), "-"], capture_output=True, check=True)
+    return result.stdout.decode("utf-8")
+
+
+def test_documents_found():
+    documents = _documents()
+    assert len(documents) >= 10, documents
+    assert all((DOCS / f"{doc}.md").is_file() for doc in documents)
+
+
+@pytest.mark.parametrize("docname", _documents())
+def test_title_in_pdf(pdf_text, docname):
+    assert _squeeze(_title(docname)) in _squeeze(pdf_text), f"{docname}: title {_title(docname)!r} missing"
+
+
+@pytest.mark.parametrize("docname", [doc for doc in _documents() if doc.startswith("chapters/")])
+def test_glued_numbers_in_pdf(pdf_text, docname):
+    """Every glued number of the chapter's HTML page is in the PDF (and there is at least one)."""
+    page = (BUILD / "html" / f"{docname}.html").read_text("utf-8")
+    glued = {html.unescape(re.sub(r"<[^>]+>", "", value)).strip() for value in PASTED.findall(page)}
+    numbers = sorted(value for value in glued if NUMBER.search(value))
+    assert numbers, f"{docname}: no glued number in the HTML page"
+    squeezed = _squeeze(pdf_text)
+    missing = [value for value in numbers if _squeeze(value) not in squeezed]
+    assert missing == [], f"{docname}: glued values missing from the PDF: {missing}"
+
+
+def test_no_unresolved_reference(pdf_text):
+    assert "??" not in pdf_text, pdf_text[max(0, pdf_text.index("??") - 200) : pdf_text.index("??") + 50]
+
+
+def test_first_page_of_each_chapter_rendered():
+    """Render each top-level outline entry's first page to PNG (60 dpi) for a person to look at."""
+    assert shutil.which("pdftoppm"), "pdftoppm (poppler-utils) is needed"
+    reader = PdfReader(PDF)
+    entries = [item for item in reader.outline if not isinstance(item, list)]
+    titles = {_squeeze(_title(doc)): doc for doc in _documents()}
+    shutil.rmtree(PAGES, ignore_errors=True)
+    PAGES.mkdir(parents=True)
+    rendered = []
+    for entry in entries:
+        docname = titles.get(_squeeze(entry.title))
+        if docname is None:
+            continue
+        number = reader.get_destination_page_number(entry) + 1
+        stem = PAGES / docname.replace("/", "-")
+        subprocess.run(
+            ["pdftoppm", "-f", str(number), "-l", str(number), "-r", "60", "-png", "-singlefile",
+             str(PDF), str(stem)],
+            check=True,
+        )  # fmt: skip
+        rendered.append(docname)
+    missing = sorted(set(titles.values()) - set(rendered))
+    assert missing == [], f"no outline entry (bookmark) for {missing}"
+    assert len(list(PAGES.glob("*.png"))) == len(rendered)
