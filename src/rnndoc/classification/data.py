@@ -80,7 +80,7 @@ def tensors(h_0_zero: bool = False) -> dict[str, torch.Tensor]:
     Raises
     ------
     TypeError
-        If ``h_0_zero`` is not a bool.
+        As :func:`exact`.
 
     Examples
     --------
