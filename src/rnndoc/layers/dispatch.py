@@ -205,7 +205,7 @@ def backward(module: nn.Module, input, hx=None, grad_output=None, grad_hx=None) 
 
 def _backward(call: Call, grad_output, grad_hx) -> dict:
     cell = call.form in ("cell", "unbatched_cell")
-    tape = []
+    tape: list = []
     output, h_n, c_n = _run(call, tape)  # (L, N, D*H_out), (lD, N, H_out), (lD, N, H)
     returned = caller_output(call, output, h_n, c_n)
     if cell:  # the cell's return is its final state

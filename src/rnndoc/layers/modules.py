@@ -17,7 +17,7 @@ from torch.nn.utils.rnn import PackedSequence, pad_packed_sequence
 from .._validate import check_same_dtype, check_tensor
 from .shared import check_cell_arguments, check_devices, check_real
 
-__all__ = ["Call", "caller_gradients", "caller_output", "read_call"]
+__all__: list[str] = []  # dispatch's internals: forward and backward are the public face
 
 _LAYERS = (nn.RNN, nn.LSTM, nn.GRU)
 _CELLS = (nn.RNNCell, nn.LSTMCell, nn.GRUCell)
