@@ -170,6 +170,19 @@ def browser(session: nox.Session) -> None:
 
 
 @nox.session(default=False)
+def adding(session: nox.Session) -> None:
+    """Train the adding chapter's four networks on several seeds and check every outcome.
+
+    Minutes of CPU: each of seeds 0-4 trains a tanh RNN, two LSTMs and a GRU, as the
+    chapter does for seed 0, and asserts that each still fails or solves the task. Set
+    ``RNNDOC_ADDING_SEEDS`` (e.g. ``"5 6 7"``) for other seeds; arguments after ``--`` go to
+    pytest (e.g. ``-k GRU``).
+    """
+    _install(session, "test")
+    session.run("pytest", "slow", "-o", "testpaths=", "-p", "no:cacheprovider", "-rA", *session.posargs)
+
+
+@nox.session(default=False)
 def bench(session: nox.Session) -> None:
     """Time rnndoc.layers against the torch modules (float32, CPU) and print the ratios.
 
