@@ -54,3 +54,17 @@ def test_truncation_plot_marks_exact_zeros_on_the_floor():
         plot_truncation([1], [-0.1])
     with pytest.raises(ValueError, match="errors must have length 2"):
         plot_truncation([1, 2], [0.1])
+
+
+def test_step_gradient_plot_has_a_panel_per_direction_and_a_line_per_sequence():
+    from rnndoc.plots import plot_step_gradients  # noqa: PLC0415
+
+    fig = plot_step_gradients({"forward": [[1.0, 0.0], [2.0, 3.0]], "reverse": [[0.5, 0.0], [1.0, 1.0]]},
+                              ["a", "b"])  # fmt: skip
+    assert [ax.get_title() for ax in fig.axes] == ["forward", "reverse"]
+    first, second = fig.axes[1].lines
+    assert list(first.get_xdata()) == [1, 2]
+    assert list(first.get_ydata()) == [0.5, 0.0]
+    assert list(second.get_ydata()) == [1.0, 1.0]
+    with pytest.raises(ValueError, match=r"panels\['forward'\] must have 2 rows"):
+        plot_step_gradients({"forward": [[1.0]]}, ["a", "b"])

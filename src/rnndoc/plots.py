@@ -14,6 +14,7 @@ __all__ = [
     "plot_derivation_costs",
     "plot_finite_difference_error",
     "plot_gradient_norms",
+    "plot_step_gradients",
     "plot_truncation",
 ]
 
@@ -474,4 +475,53 @@ def plot_truncation(lengths: Sequence[int], errors: Sequence[float]) -> matplotl
     ax.set_ylabel(r"$\|g_k - g\|_2 \,/\, \|g\|_2$")
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=9)
+    return fig
+
+
+def plot_step_gradients(
+    panels: dict[str, Sequence[Sequence[float]]], labels: Sequence[str]
+) -> matplotlib.figure.Figure:
+    r"""Plot a gradient's norm at every time step: one panel per key, one line per sequence.
+
+    Parameters
+    ----------
+    panels : dict of str to sequence of sequence of float, each (N, L)
+        A panel's title (e.g. a direction) and, for each of the N sequences, the norm
+        :math:`\lVert \partial L / \partial x_t \rVert_2` at steps 1 to L.
+    labels : sequence of str, length N
+        A legend entry per sequence.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Panels side by side sharing a linear y axis (a norm of exactly 0 shows as 0).
+
+    Raises
+    ------
+    ValueError
+        If a panel does not have one row per label.
+
+    Examples
+    --------
+    >>> from rnndoc.plots import plot_step_gradients
+    >>> fig = plot_step_gradients({"forward": [[1.0, 0.5, 0.0]], "reverse": [[0.2, 0.4, 0.0]]}, ["b = 0"])
+    >>> [ax.get_title() for ax in fig.axes], len(fig.axes[0].lines)
+    (['forward', 'reverse'], 1)
+    """
+    for title, rows in panels.items():
+        if len(rows) != len(labels):
+            raise ValueError(
+                f"panels[{title!r}] must have {len(labels)} rows (one per label), got {len(rows)}"
+            )
+    fig = matplotlib.figure.Figure(figsize=(6.4, 3.2), layout="constrained")
+    axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
+    for ax, (title, rows) in zip(axes, panels.items(), strict=True):
+        for label, norms in zip(labels, rows, strict=True):
+            ax.plot(range(1, len(norms) + 1), norms, "o-", ms=4, label=label)
+        ax.set_title(title)
+        ax.set_xlabel("step t")
+        ax.grid(True, alpha=0.3)
+    axes[0].set_ylabel(r"$\|\partial L / \partial x_t\|_2$")
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=len(labels),
+               fontsize=8, frameon=False)  # fmt: skip
     return fig
