@@ -5,13 +5,13 @@ r"""Many-to-one classification with a tanh RNN: read a sequence, classify it at 
     \begin{aligned}
     a_t &= W_{ih} x_t + W_{hh} h_{t-1}, \\
     h_t &= \tanh(a_t), \\
-    O &= W h_T + b, \\
-    p &= \operatorname{softmax}(O), \\
-    L &= -\log p_{y}
+    v &= W_{hy} h_T + b_y, \\
+    p &= \operatorname{softmax}(v), \\
+    \mathcal{L} &= -\log p_{y}
     \end{aligned}
 
 (:math:`W_{ih}` is an ``nn.RNN``'s ``weight_ih_l0``, :math:`W_{hh}` its ``weight_hh_l0``, with
-``bias=False``; :math:`W` and :math:`b` are an ``nn.Linear`` head's, keyed ``linear.weight`` and
+``bias=False``; :math:`W_{hy}` and :math:`b_y` are an ``nn.Linear`` head's, keyed ``linear.weight`` and
 ``linear.bias`` as ``named_parameters()`` names them in a model whose head is called ``linear``.)
 The hand-set numbers live in :mod:`rnndoc.classification.data`; the gradients by autograd, path by
 path and after one SGD step, in :mod:`rnndoc.classification.by_torch`; by sympy in

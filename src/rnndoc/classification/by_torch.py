@@ -24,7 +24,7 @@ def loss_and_gradients(
 ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
     r"""Cross-entropy loss of the last step's class scores, and its gradients by autograd.
 
-    .. math:: O = W h_T + b,\quad L = -\log \operatorname{softmax}(O)_y
+    .. math:: v = W_{hy} h_T + b_y,\quad \mathcal{L} = -\log \operatorname{softmax}(v)_y
 
     Parameters
     ----------
@@ -58,7 +58,7 @@ def loss_and_gradients(
     target = check_target(target, v)
     leaves = {name: v[name].clone().requires_grad_() for name in WEIGHTS}
     h_T = _hidden_states(v | leaves)[-1]  # (H,)
-    scores = leaves["linear.weight"] @ h_T + leaves["linear.bias"]  # O = W h_T + b, (C,)
+    scores = leaves["linear.weight"] @ h_T + leaves["linear.bias"]  # v = W_hy h_T + b_y, (C,)
     loss = torch.nn.functional.cross_entropy(scores.unsqueeze(0), torch.tensor([target]))
     gradients = torch.autograd.grad(loss, list(leaves.values()))
     return loss.detach(), dict(zip(leaves, gradients, strict=True))
