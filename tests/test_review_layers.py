@@ -59,9 +59,9 @@ def test_a_module_with_forward_hooks_is_refused(kind):
     else:
         gru.register_forward_pre_hook(lambda module, args: (args[0] * 2,))
     x = torch.randn(5, 2, 3, dtype=F64)
-    with pytest.raises(TypeError, match="module.*hook"):
+    with pytest.raises(TypeError, match=r"module.*hook"):
         forward(gru, x)
-    with pytest.raises(TypeError, match="module.*hook"):
+    with pytest.raises(TypeError, match=r"module.*hook"):
         backward(gru, x, grad_output=torch.ones(5, 2, 4, dtype=F64))
 
 
@@ -113,7 +113,7 @@ def _packed(batch_sizes, rows=None, sorted_indices=None):
                 torch.tensor([0, 1, 2]),
             ),
             "input.sorted_indices",
-        ),  # fmt: skip
+        ),
     ],
     ids=[
         "increasing",
