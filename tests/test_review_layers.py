@@ -95,7 +95,7 @@ def _packed(batch_sizes, rows=None, sorted_indices=None):
         (lambda: _packed([3, 2, 1], rows=7), r"input.data.*6 rows"),
         (lambda: _packed([3, 2, 1], rows=5), r"input.data.*6 rows"),
         (lambda: _packed([3, 0]), "input.batch_sizes.*positive"),
-        (lambda: _packed([[3, 2, 1]]), "input.batch_sizes.*1-D"),
+        (lambda: _packed([[3, 2, 1]], rows=6), "input.batch_sizes.*1-D"),
         (
             lambda: PackedSequence(torch.randn(6, 3, dtype=F64), torch.tensor([3, 2, 1], dtype=torch.int32)),
             "input.batch_sizes.*int64",

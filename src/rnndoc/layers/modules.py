@@ -12,9 +12,12 @@ from dataclasses import dataclass
 
 import torch
 from torch import nn
+from torch.nn.modules import module as _module_hooks
+from torch.nn.utils import prune
 from torch.nn.utils.rnn import PackedSequence, pad_packed_sequence
 
 from .._validate import check_same_dtype, check_tensor
+from .packed import check_packed, pack_like
 from .shared import check_cell_arguments, check_devices, check_real
 
 __all__ = ["Call", "caller_gradients", "caller_output", "read_call"]
@@ -42,11 +45,35 @@ class Call:
 
 
 def _tensor_attribute(module: nn.Module, name: str) -> torch.Tensor:
-    """The module's tensor ``name``, read as the module itself reads it (parametrized or pruned too)."""
+    """The module's tensor ``name``, as the module computes with it (parametrized or pruned too).
+
+    A pruned weight is recomputed as its pruning hook recomputes it on every call
+    (``weight_orig * weight_mask``): the attribute itself is stale after ``weight_orig`` changes.
+    """
+    for hook in module._forward_pre_hooks.values():
+        if isinstance(hook, prune.BasePruningMethod) and hook._tensor_name == name:
+            return hook.apply_mask(module)
     value = getattr(module, name, None)
     if not isinstance(value, torch.Tensor):
         raise TypeError(f"module has no tensor {name!r} (got {type(value).__name__}); it cannot be run")
     return value
+
+
+def _check_runs_as_torch_class(module: nn.Module) -> None:
+    """Refuse what ``module(input)`` would run besides the class's equations: hooks, an own forward."""
+    base = next(kind for kind in _LAYERS + _CELLS if isinstance(module, kind))
+    if type(module).forward is not base.forward:
+        raise TypeError(
+            f"module is a {type(module).__name__}, which overrides {base.__name__}.forward: rnndoc.layers "
+            f"computes {base.__name__}'s equations only"
+        )
+    pre_hooks = [h for h in module._forward_pre_hooks.values() if not isinstance(h, prune.BasePruningMethod)]
+    global_hooks = _module_hooks._global_forward_hooks or _module_hooks._global_forward_pre_hooks
+    if pre_hooks or module._forward_hooks or global_hooks:
+        raise TypeError(
+            "module has forward hooks (or global module hooks are registered), which module(input) runs "
+            "and rnndoc.layers cannot: remove them, or apply them to the result yourself"
+        )
 
 
 def _mode(module: nn.Module) -> str:
@@ -78,9 +105,7 @@ def _names(module: nn.Module) -> dict[str, str]:
 def _sequence(module: nn.Module, input, weight: torch.Tensor):
     """The layer's input as (L, N, H_in), the lengths (packed) and the caller's form."""
     if isinstance(input, PackedSequence):
-        check_tensor("input.data", input.data, (None, module.input_size), "(sum of lengths, H_in)")
-        if input.batch_sizes.numel() == 0:
-            raise ValueError("input is an empty PackedSequence (no time steps): pack at least one step")
+        check_packed(input, module.input_size)
         check_same_dtype(weight_ih_l0=weight, input=input.data)
         x, lengths = pad_packed_sequence(input)  # (L, N, H_in), lengths (N,), caller's batch order
         return x, lengths, "packed"
@@ -160,6 +185,7 @@ def read_call(module: nn.Module, input, hx) -> Call:
             "module must be a torch.nn.RNN, LSTM, GRU, RNNCell, LSTMCell or GRUCell, "
             f"got {type(module).__name__}"
         )
+    _check_runs_as_torch_class(module)
     mode, names = _mode(module), _names(module)
     params = {name: _tensor_attribute(module, own) for name, own in names.items()}
     check_real("module's weight_ih", params["weight_ih_l0"])
@@ -220,7 +246,7 @@ def caller_output(call: Call, output: torch.Tensor, h_n: torch.Tensor, c_n: torc
             h, c = h[0], None if c is None else c[0]  # (H,)
         return (h, c) if call.mode == "LSTM" else h
     if call.form == "packed":
-        output = _pack_like(output, call.input)
+        output = pack_like(output, call.input)
     elif call.form == "unbatched":
         output, h_n = output.squeeze(1), h_n.squeeze(1)  # (L, D*H_out), (lD, H_out)
         c_n = None if c_n is None else c_n.squeeze(1)  # (lD, H)
@@ -229,19 +255,10 @@ def caller_output(call: Call, output: torch.Tensor, h_n: torch.Tensor, c_n: torc
     return (output, (h_n, c_n)) if call.mode == "LSTM" else (output, h_n)
 
 
-def _pack_like(output: torch.Tensor, packed: PackedSequence) -> PackedSequence:
-    """Pack time-first ``output`` (L, N, F), in the caller's batch order, as ``packed`` is packed."""
-    order = packed.sorted_indices if packed.sorted_indices is not None else torch.arange(output.shape[1])
-    by_length = output[:, order.to(output.device)]  # (L, N, F): longest sequence first
-    sizes = packed.batch_sizes.tolist()
-    data = torch.cat([by_length[t, :size] for t, size in enumerate(sizes)])  # (sum len, F)
-    return PackedSequence(data, packed.batch_sizes, packed.sorted_indices, packed.unsorted_indices)
-
-
 def caller_gradients(call: Call, d_input, d_h_0, d_c_0, grads: dict) -> dict:
     """The gradients laid out as the caller's input, state and module names are."""
     if call.form == "packed":
-        d_input = _pack_like(d_input, call.input).data  # (sum len, H_in)
+        d_input = pack_like(d_input, call.input).data  # (sum len, H_in)
     elif call.form in ("unbatched", "unbatched_cell"):
         d_input, d_h_0 = d_input.squeeze(1), d_h_0.squeeze(1)  # (L, H_in), (lD, H_out)
         d_c_0 = None if d_c_0 is None else d_c_0.squeeze(1)
@@ -251,4 +268,13 @@ def caller_gradients(call: Call, d_input, d_h_0, d_c_0, grads: dict) -> dict:
         d_input, d_h_0 = d_input[0], d_h_0[0]  # (N, H_in), (N, H)
         d_c_0 = None if d_c_0 is None else d_c_0[0]
     d_hx = d_h_0 if call.mode != "LSTM" else (d_h_0, d_c_0)
-    return {"input": d_input, "hx": d_hx} | {call.names[name]: g for name, g in grads.items()}
+    return {"input": d_input, "hx": d_hx} | {call.names[name]: g for name, g in _tied(call, grads).items()}
+
+
+def _tied(call: Call, grads: dict) -> dict:
+    """A tensor used under several names (tied weights) gets, under each, the sum over its uses."""
+    total: dict[int, torch.Tensor] = {}
+    for name, g in grads.items():
+        key = id(call.params[name])
+        total[key] = g if key not in total else total[key] + g
+    return {name: total[id(call.params[name])] for name in grads}

@@ -63,11 +63,12 @@ def input_projection(x: torch.Tensor, weight_ih: torch.Tensor, bias_ih, bias_hh,
         raise ValueError(
             f"x must have shape (..., H_in) with H_in = {weight_ih.shape[1]} (weight_ih's), got {tuple(x.shape)}"
         )
+    gates = {"LSTM": 4, "GRU": 3}.get(mode, 1)  # the gate blocks of weight_ih
     check_shapes(
-        x=(x.reshape(-1, h_in), "M,H_in"),
-        weight_ih=(weight_ih, "GH,H_in"),
-        bias_ih=(bias_ih, "GH"),
-        bias_hh=(bias_hh, "GH"),
+        x=(x.reshape(-1, h_in) if x.numel() else x.new_zeros(0, h_in), "M,H_in"),
+        weight_ih=(weight_ih, f"{gates}H,H_in"),
+        bias_ih=(bias_ih, f"{gates}H"),
+        bias_hh=(bias_hh, f"{gates}H"),
     )
     if mode == "GRU" and bias_hh is not None:  # b_hn stays inside r * (h W_hn^T + b_hn)
         bias_hh = torch.cat(
@@ -103,7 +104,17 @@ def check_shapes(**named: tuple[object, str]) -> dict[str, int]:
                 raise ValueError(
                     f"{name} must have shape ({labels.replace(',', ', ')}) with {known}, got {tuple(value.shape)}"
                 )
+    _check_alike({name: value for name, (value, _) in named.items() if value is not None})
     return sizes
+
+
+def _check_alike(tensors: dict[str, torch.Tensor]) -> None:
+    """One device (else ``ValueError``) and one dtype (else ``TypeError``), unless autocast mixes dtypes."""
+    (first, reference), *_ = tensors.items()
+    check_devices(first, reference, **tensors)
+    device = reference.device.type
+    if not (torch.amp.is_autocast_available(device) and torch.is_autocast_enabled(device)):
+        check_same_dtype(**tensors)
 
 
 @functools.cache
