@@ -195,31 +195,3 @@ def check_cell_arguments(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gate
     check_same_dtype(**tensors)
     check_devices("input", x, **tensors)
     return x, h, unbatched, hidden_size
-
-
-def check_stack_arguments(input, h_0, c_0, params, mode, num_layers, bidirectional) -> None:
-    """Check :func:`rnndoc.layers.stack.run_layers`'s arguments; each error names the argument."""
-    if mode not in ("RNN_TANH", "RNN_RELU", "LSTM", "GRU"):
-        raise ValueError(f"mode must be 'RNN_TANH', 'RNN_RELU', 'LSTM' or 'GRU', got {mode!r}")
-    if isinstance(num_layers, bool) or not isinstance(num_layers, int):
-        raise TypeError(f"num_layers must be an int, got {type(num_layers).__name__}")
-    if num_layers < 1:
-        raise ValueError(f"num_layers must be at least 1, got {num_layers}")
-    if not isinstance(bidirectional, bool):
-        raise TypeError(f"bidirectional must be a bool, got {type(bidirectional).__name__}")
-    if not isinstance(params, dict):
-        raise TypeError(f"params must be a dict of PyTorch's weight names, got {type(params).__name__}")
-    stacked = num_layers * (2 if bidirectional else 1)
-    sizes = check_shapes(input=(input, "L,N,H_in"), h_0=(h_0, "S,N,H_out"), c_0=(c_0, "S,N,H"))
-    if sizes["S"] != stacked:
-        raise ValueError(f"h_0 must have D * num_layers = {stacked} rows, got {tuple(h_0.shape)}")
-    if (mode == "LSTM") != (c_0 is not None):
-        raise ValueError(f"c_0 must be given for an LSTM and only then (mode={mode!r})")
-    suffixes = ["", "_reverse"] if bidirectional else [""]
-    for name in (
-        f"{kind}_l{k}{s}" for k in range(num_layers) for s in suffixes for kind in ("weight_ih", "weight_hh")
-    ):
-        if name not in params:
-            raise ValueError(f"params must hold {name!r} (PyTorch's name), got {sorted(params)}")
-        if not isinstance(params[name], torch.Tensor):
-            raise TypeError(f"params[{name!r}] must be a torch.Tensor, got {type(params[name]).__name__}")
