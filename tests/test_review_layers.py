@@ -227,3 +227,13 @@ def test_run_layers_backward_checks_its_gradients_against_the_tape(kwargs, messa
     arguments |= {"grad_c_n": None, "params": _PARAMS} | _FLAGS | kwargs
     with pytest.raises((TypeError, ValueError), match=message):
         run_layers_backward(**arguments)
+
+
+def test_backward_refuses_a_module_with_backward_hooks():
+    """A full backward hook changes what autograd returns through the module: refuse, by name."""
+    gru = nn.GRU(3, 4, dtype=F64)
+    gru.register_full_backward_hook(lambda module, grad_input, grad_output: None)
+    x = torch.randn(5, 2, 3, dtype=F64)
+    forward(gru, x)  # the forward pass is unchanged
+    with pytest.raises(TypeError, match=r"module has backward hooks"):
+        backward(gru, x, grad_output=torch.ones(5, 2, 4, dtype=F64))

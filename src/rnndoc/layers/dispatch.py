@@ -14,6 +14,7 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import PackedSequence, pad_packed_sequence
 
+from .effective import check_no_backward_hooks
 from .modules import Call, caller_gradients, caller_output, read_call
 from .stack import run_layers, run_layers_backward
 
@@ -194,6 +195,7 @@ def backward(module: nn.Module, input, hx=None, grad_output=None, grad_hx=None) 
     True
     """
     call = read_call(module, input, hx)
+    check_no_backward_hooks(module)
     cell = call.form in ("cell", "unbatched_cell")
     if grad_output is None and grad_hx is None:
         raise ValueError("grad_output and grad_hx are both None: give the gradient of at least one")

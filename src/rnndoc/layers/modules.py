@@ -12,11 +12,10 @@ from dataclasses import dataclass
 
 import torch
 from torch import nn
-from torch.nn.modules import module as _module_hooks
-from torch.nn.utils import prune
 from torch.nn.utils.rnn import PackedSequence, pad_packed_sequence
 
 from .._validate import check_same_dtype, check_tensor
+from .effective import check_runs_as_torch_class, effective_tensor
 from .packed import check_packed, pack_like
 from .shared import check_cell_arguments, check_devices, check_real
 
@@ -42,38 +41,6 @@ class Call:
     lengths: torch.Tensor | None  # (N,), packed input only
     form: str  # "cell", "unbatched", "packed", "batch_first" or "time_first"
     input: object  # the caller's input, for the packed layout
-
-
-def _tensor_attribute(module: nn.Module, name: str) -> torch.Tensor:
-    """The module's tensor ``name``, as the module computes with it (parametrized or pruned too).
-
-    A pruned weight is recomputed as its pruning hook recomputes it on every call
-    (``weight_orig * weight_mask``): the attribute itself is stale after ``weight_orig`` changes.
-    """
-    for hook in module._forward_pre_hooks.values():
-        if isinstance(hook, prune.BasePruningMethod) and hook._tensor_name == name:
-            return hook.apply_mask(module)
-    value = getattr(module, name, None)
-    if not isinstance(value, torch.Tensor):
-        raise TypeError(f"module has no tensor {name!r} (got {type(value).__name__}); it cannot be run")
-    return value
-
-
-def _check_runs_as_torch_class(module: nn.Module) -> None:
-    """Refuse what ``module(input)`` would run besides the class's equations: hooks, an own forward."""
-    base = next(kind for kind in _LAYERS + _CELLS if isinstance(module, kind))
-    if type(module).forward is not base.forward:
-        raise TypeError(
-            f"module is a {type(module).__name__}, which overrides {base.__name__}.forward: rnndoc.layers "
-            f"computes {base.__name__}'s equations only"
-        )
-    pre_hooks = [h for h in module._forward_pre_hooks.values() if not isinstance(h, prune.BasePruningMethod)]
-    global_hooks = _module_hooks._global_forward_hooks or _module_hooks._global_forward_pre_hooks
-    if pre_hooks or module._forward_hooks or global_hooks:
-        raise TypeError(
-            "module has forward hooks (or global module hooks are registered), which module(input) runs "
-            "and rnndoc.layers cannot: remove them, or apply them to the result yourself"
-        )
 
 
 def _mode(module: nn.Module) -> str:
@@ -185,9 +152,9 @@ def read_call(module: nn.Module, input, hx) -> Call:
             "module must be a torch.nn.RNN, LSTM, GRU, RNNCell, LSTMCell or GRUCell, "
             f"got {type(module).__name__}"
         )
-    _check_runs_as_torch_class(module)
+    check_runs_as_torch_class(module, _LAYERS + _CELLS)
     mode, names = _mode(module), _names(module)
-    params = {name: _tensor_attribute(module, own) for name, own in names.items()}
+    params = {name: effective_tensor(module, own) for name, own in names.items()}
     check_real("module's weight_ih", params["weight_ih_l0"])
     if isinstance(module, _CELLS):
         return _read_cell(module, input, hx, mode, params)
