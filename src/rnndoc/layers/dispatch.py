@@ -37,7 +37,10 @@ def forward(module: nn.Module, input, hx=None):
     ``nn.GRUCell``, batched or not. Inter-layer dropout: none in eval mode; in training
     mode with ``dropout > 0`` it refuses (it cannot reproduce torch's random masks). It reads
     what torch reads: ``nn.RNN``'s ``mode`` (not ``nonlinearity``), ``nn.RNNCell``'s
-    ``nonlinearity``, the weights as the module computes with them (pruned or parametrized).
+    ``nonlinearity``, the weights as the module computes with them (parametrized, or pruned:
+    ``weight_orig * weight_mask``, as the pruning hook recomputes it on every call). A module
+    whose call would run more than its class's equations (forward hooks, an overridden
+    ``forward``) is refused.
 
     Parameters
     ----------
@@ -64,11 +67,13 @@ def forward(module: nn.Module, input, hx=None):
     ------
     TypeError
         If ``module`` is not one of the recurrent modules above or is complex, the input or
-        state is not a floating tensor of the module's dtype, or an LSTM state is not a pair.
+        state is not a floating tensor of the module's dtype, an LSTM state is not a pair,
+        or the module has forward hooks or overrides ``forward``.
     ValueError
         If a shape disagrees (the message names the argument, the expected shape with its
         axis names, and the actual one), a tensor is on another device than ``input`` (the
-        message names both devices), a packed input is empty, ``mode``/``nonlinearity`` is
+        message names both devices), a packed input is empty or malformed (the message names
+        its field), ``mode``/``nonlinearity`` is
         unknown, or dropout would be applied in training mode.
 
     Notes
@@ -166,14 +171,16 @@ def backward(module: nn.Module, input, hx=None, grad_output=None, grad_hx=None) 
         the cells' ``weight_ih``, ...), shaped like it. For a plain module these are the
         names of ``module.named_parameters()``; for a pruned or parametrized module they are
         the effective weights' (``weight_hh_l0``, not ``weight_hh_l0_orig``): chaining
-        through the parametrization is left to the caller.
+        through the parametrization is left to the caller. A tensor used under two names
+        (tied weights) gets, under each, the sum over its uses, as autograd gives it.
 
     Raises
     ------
     TypeError, ValueError
         As :func:`forward`; and if both gradients are None, a gradient is not shaped, typed
         or placed like what it is the gradient of (the message names ``grad_output`` or
-        ``grad_hx``, the expected and the actual shape), or a cell is given ``grad_hx``.
+        ``grad_hx``, the expected and the actual shape), a cell is given ``grad_hx``, or
+        the module has backward hooks (they change what autograd returns).
 
     Notes
     -----
