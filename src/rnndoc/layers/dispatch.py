@@ -73,8 +73,8 @@ def forward(module: nn.Module, input, hx=None):
         If a shape disagrees (the message names the argument, the expected shape with its
         axis names, and the actual one), a tensor is on another device than ``input`` (the
         message names both devices), a packed input is empty or malformed (the message names
-        its field), ``mode``/``nonlinearity`` is
-        unknown, or dropout would be applied in training mode.
+        its field), ``mode``/``nonlinearity`` is unknown, or dropout would be applied in
+        training mode.
 
     Notes
     -----
