@@ -6,6 +6,8 @@ misbehaviour calls for.
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 import torch
 from torch import nn
@@ -237,3 +239,28 @@ def test_backward_refuses_a_module_with_backward_hooks():
     forward(gru, x)  # the forward pass is unchanged
     with pytest.raises(TypeError, match=r"module has backward hooks"):
         backward(gru, x, grad_output=torch.ones(5, 2, 4, dtype=F64))
+
+
+@pytest.mark.parametrize("kind", ["weight_norm", "spectral_norm"])
+def test_a_weight_recomputed_by_the_old_weight_norm_hooks_is_followed(kind):
+    """``torch.nn.utils.weight_norm`` / ``spectral_norm`` (eval) recompute the weight in a pre-hook."""
+    torch.manual_seed(0)
+    lstm = nn.LSTM(3, 4, dtype=F64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # weight_norm is deprecated for parametrizations
+        getattr(nn.utils, kind)(lstm, "weight_hh_l0")
+    lstm.eval()
+    with torch.no_grad():
+        getattr(lstm, "weight_hh_l0_v" if kind == "weight_norm" else "weight_hh_l0_orig").add_(0.5)
+    x = torch.randn(5, 2, 3, dtype=F64)
+    ours, _ = forward(lstm, x)  # before the module's own hook refreshes the attribute
+    theirs, _ = lstm(x)
+    torch.testing.assert_close(ours, theirs, rtol=0, atol=1e-12)
+
+
+def test_spectral_norm_in_training_mode_is_refused():
+    """In training mode its hook runs a power iteration (a side effect) rnndoc does not repeat."""
+    gru = nn.GRU(3, 4)
+    nn.utils.spectral_norm(gru, "weight_hh_l0")
+    with pytest.raises(TypeError, match=r"module has forward hooks"):
+        forward(gru, torch.randn(5, 2, 3))

@@ -2,7 +2,9 @@
 
 ``module(input)`` runs more than the class's equations: its forward pre-hooks (pruning
 recomputes ``weight = weight_orig * weight_mask`` in one), its forward hooks, and an
-overridden ``forward``. Pruning is followed; everything else is refused by name.
+overridden ``forward``. The hooks that recompute a weight are followed (pruning,
+``torch.nn.utils.weight_norm``, and ``spectral_norm`` in eval mode, where it does no power
+iteration); everything else is refused by name.
 """
 
 from __future__ import annotations
@@ -11,19 +13,35 @@ import torch
 from torch import nn
 from torch.nn.modules import module as _module_hooks
 from torch.nn.utils import prune
+from torch.nn.utils.spectral_norm import SpectralNorm
+from torch.nn.utils.weight_norm import WeightNorm
 
 __all__ = ["check_no_backward_hooks", "check_runs_as_torch_class", "effective_tensor"]
+
+
+def _weight_hooks(module: nn.Module) -> dict[str, object]:
+    """The forward pre-hooks that recompute a weight on every call, by the weight's name."""
+    hooks = {}
+    for hook in module._forward_pre_hooks.values():
+        if isinstance(hook, prune.BasePruningMethod):
+            hooks[hook._tensor_name] = hook.apply_mask  # weight = weight_orig * weight_mask
+        elif isinstance(hook, WeightNorm):
+            hooks[hook.name] = hook.compute_weight  # weight = g * v / |v|
+        elif isinstance(hook, SpectralNorm) and not module.training:
+            hooks[hook.name] = lambda module, hook=hook: hook.compute_weight(module, do_power_iteration=False)
+    return hooks
 
 
 def effective_tensor(module: nn.Module, name: str) -> torch.Tensor:
     """The module's tensor ``name``, as the module computes with it (parametrized or pruned too).
 
-    A pruned weight is recomputed as its pruning hook recomputes it on every call
-    (``weight_orig * weight_mask``): the attribute itself is stale after ``weight_orig`` changes.
+    A weight that a forward pre-hook recomputes on every call (pruning's
+    ``weight_orig * weight_mask``, ``weight_norm``'s ``g * v / |v|``) is recomputed so: the
+    attribute itself is stale after ``weight_orig`` or ``v`` changes.
     """
-    for hook in module._forward_pre_hooks.values():
-        if isinstance(hook, prune.BasePruningMethod) and hook._tensor_name == name:
-            return hook.apply_mask(module)
+    hooks = _weight_hooks(module)
+    if name in hooks:
+        return hooks[name](module)
     value = getattr(module, name, None)
     if not isinstance(value, torch.Tensor):
         raise TypeError(f"module has no tensor {name!r} (got {type(value).__name__}); it cannot be run")
@@ -38,7 +56,8 @@ def check_runs_as_torch_class(module: nn.Module, kinds: tuple[type, ...]) -> Non
             f"module is a {type(module).__name__}, which overrides {base.__name__}.forward: rnndoc.layers "
             f"computes {base.__name__}'s equations only"
         )
-    pre_hooks = [h for h in module._forward_pre_hooks.values() if not isinstance(h, prune.BasePruningMethod)]
+    followed = len(_weight_hooks(module))  # each weight hook recomputes one weight
+    pre_hooks = len(module._forward_pre_hooks) > followed
     global_hooks = _module_hooks._global_forward_hooks or _module_hooks._global_forward_pre_hooks
     if pre_hooks or module._forward_hooks or global_hooks:
         raise TypeError(
