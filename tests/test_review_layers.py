@@ -264,3 +264,11 @@ def test_spectral_norm_in_training_mode_is_refused():
     nn.utils.spectral_norm(gru, "weight_hh_l0")
     with pytest.raises(TypeError, match=r"module has forward hooks"):
         forward(gru, torch.randn(5, 2, 3))
+
+
+def test_a_packed_grad_output_packed_otherwise_names_both_batch_sizes():
+    lstm = nn.LSTM(3, 4, dtype=F64)
+    packed = PackedSequence(torch.randn(6, 3, dtype=F64), torch.tensor([3, 2, 1]))
+    other = PackedSequence(torch.randn(6, 4, dtype=F64), torch.tensor([2, 2, 2]))
+    with pytest.raises(ValueError, match=r"grad_output.batch_sizes must be \[3, 2, 1\].*got \[2, 2, 2\]"):
+        backward(lstm, packed, grad_output=other)

@@ -118,9 +118,14 @@ def _gradient(name: str, value, like):
     if isinstance(like, PackedSequence):
         if value is None:
             return like.data.new_zeros(like.data.shape)  # (sum len, D*H_out)
-        if not isinstance(value, PackedSequence) or not torch.equal(value.batch_sizes, like.batch_sizes):
+        if not isinstance(value, PackedSequence):
             raise TypeError(
                 f"{name} must be a PackedSequence packed like the input, got {type(value).__name__}"
+            )
+        if not torch.equal(value.batch_sizes, like.batch_sizes):
+            raise ValueError(
+                f"{name}.batch_sizes must be {like.batch_sizes.tolist()} (the input's), "
+                f"got {value.batch_sizes.tolist()}"
             )
         return _check_like(f"{name}.data", value.data, like.data)
     if isinstance(like, tuple):
