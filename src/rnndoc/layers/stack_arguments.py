@@ -1,7 +1,7 @@
 """The checks of :func:`rnndoc.layers.stack.run_layers` and :func:`~rnndoc.layers.stack.run_layers_backward`.
 
 Every weight of every layer and direction is checked against the state it meets (one
-:func:`~rnndoc.layers.shared.check_shapes` call each), ``lengths`` against the batch and the
+``check_shapes`` call each), ``lengths`` against the batch and the
 sequence length, and the gradients against the tape the forward sweep filled.
 """
 
