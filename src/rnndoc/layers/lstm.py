@@ -255,13 +255,13 @@ def lstm_cell(
         input, h, weight_ih, weight_hh, bias_ih, bias_hh, 4, out_size
     )
     c2 = _as_batch("hx[1] (c)", c, hidden_size, unbatched, "H")  # (N, H)
+    check_same_dtype(input=x, **{"hx[1] (c)": c2}, **({} if weight_hr is None else {"weight_hr": weight_hr}))
+    check_devices("input", x, **{"hx[1] (c)": c2}, weight_hr=weight_hr)
     _check(
         **{"hx[0] (h)": (h2, "N,H_out"), "hx[1] (c)": (c2, "N,H")},
         weight_hh=(weight_hh, "4H,H_out"),
         weight_hr=(weight_hr, "H_out,H"),
     )
-    check_same_dtype(input=x, **{"hx[1] (c)": c2}, **({} if weight_hr is None else {"weight_hr": weight_hr}))
-    check_devices("input", x, **{"hx[1] (c)": c2}, weight_hr=weight_hr)
     x_part = input_projection(x, weight_ih, bias_ih, bias_hh, "LSTM")  # (N, 4H)
     h_next, c_next, _ = lstm_step(x_part, h2, c2, weight_hh, weight_hr)  # (N, H_out), (N, H)
     return (h_next.squeeze(0), c_next.squeeze(0)) if unbatched else (h_next, c_next)

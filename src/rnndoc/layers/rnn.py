@@ -49,8 +49,8 @@ def rnn_step(
 
     Notes
     -----
-    Shapes are checked (a ``ValueError`` names the argument); dtypes may mix as autocast
-    mixes them. PyTorch's ``torch.nn.RNNCell`` documentation; Elman (1990).
+    Shapes, devices and dtypes are checked (the error names the argument); dtypes may mix
+    only under ``torch.autocast``, which casts them. PyTorch's ``torch.nn.RNNCell`` documentation; Elman (1990).
 
     Examples
     --------

@@ -11,7 +11,7 @@ import re
 
 import torch
 
-from .._validate import check_bool, check_choice, check_int, check_mapping, check_same_dtype, check_tensor
+from .._validate import check_choice, check_same_dtype, check_tensor
 
 __all__ = ["input_projection"]
 
@@ -65,11 +65,12 @@ def input_projection(x: torch.Tensor, weight_ih: torch.Tensor, bias_ih, bias_hh,
         raise ValueError(
             f"x must have shape (..., H_in) with H_in = {weight_ih.shape[1]} (weight_ih's), got {tuple(x.shape)}"
         )
+    gates = {"LSTM": 4, "GRU": 3}.get(mode, 1)  # the gate blocks of weight_ih
     check_shapes(
-        x=(x.reshape(-1, h_in), "M,H_in"),
-        weight_ih=(weight_ih, "GH,H_in"),
-        bias_ih=(bias_ih, "GH"),
-        bias_hh=(bias_hh, "GH"),
+        x=(x.reshape(-1, h_in) if x.numel() else x.new_zeros(0, h_in), "M,H_in"),
+        weight_ih=(weight_ih, f"{gates}H,H_in"),
+        bias_ih=(bias_ih, f"{gates}H"),
+        bias_hh=(bias_hh, f"{gates}H"),
     )
     if mode == "GRU" and bias_hh is not None:  # b_hn stays inside r * (h W_hn^T + b_hn)
         bias_hh = torch.cat(
@@ -104,7 +105,17 @@ def check_shapes(**named: tuple[object, str]) -> dict[str, int]:
                 raise ValueError(
                     f"{name} must have shape ({labels.replace(',', ', ')}) with {known}, got {tuple(tensor.shape)}"
                 )
+    _check_alike({name: value for name, (value, _) in named.items() if value is not None})
     return sizes
+
+
+def _check_alike(tensors: dict[str, torch.Tensor]) -> None:
+    """One device (else ``ValueError``) and one dtype (else ``TypeError``), unless autocast mixes dtypes."""
+    (first, reference), *_ = tensors.items()
+    check_devices(first, reference, **tensors)
+    device = reference.device.type
+    if not (torch.amp.is_autocast_available(device) and torch.is_autocast_enabled(device)):
+        check_same_dtype(**tensors)
 
 
 @functools.cache
@@ -186,40 +197,3 @@ def check_cell_arguments(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gate
     check_same_dtype(**tensors)
     check_devices("input", x, **tensors)
     return x, h, unbatched, hidden_size
-
-
-def check_flags(params: object, mode: object, num_layers: object, bidirectional: object) -> None:
-    """Check the stack's flags and its weights by PyTorch's names: each error names the argument."""
-    check_choice("mode", mode, MODES)
-    layers = check_int("num_layers", num_layers, minimum=1)
-    suffixes = ["", "_reverse"] if check_bool("bidirectional", bidirectional) else [""]
-    params = check_mapping("params", params)
-    gates = {"LSTM": 4, "GRU": 3}.get(str(mode), 1)
-    for suffix in (f"_l{k}{s}" for k in range(layers) for s in suffixes):
-        for kind in ("weight_ih", "weight_hh"):
-            if f"{kind}{suffix}" not in params:
-                raise ValueError(f"params must hold '{kind}{suffix}' (PyTorch's name), got {sorted(params)}")
-        name = f"params['weight_ih{suffix}']"
-        rows = check_tensor(name, params[f"weight_ih{suffix}"], (None, None), "(G*H, H_in)").shape[0]
-        if rows % gates:
-            raise ValueError(f"{name} must have a multiple of {gates} rows (the gate blocks), got {rows}")
-        shapes = {
-            "weight_hh": ((rows, None), "(G*H, H_out)"),
-            "bias_ih": ((rows,), "(G*H,)"),
-            "bias_hh": ((rows,), "(G*H,)"),
-            "weight_hr": ((None, rows // gates), "(H_out, H)"),
-        }
-        for kind, (shape, labels) in shapes.items():
-            if f"{kind}{suffix}" in params:
-                check_tensor(f"params['{kind}{suffix}']", params[f"{kind}{suffix}"], shape, labels)
-
-
-def check_stack_arguments(input, h_0, c_0, params, mode, num_layers, bidirectional) -> None:
-    """Check :func:`rnndoc.layers.stack.run_layers`'s arguments; each error names the argument."""
-    check_flags(params, mode, num_layers, bidirectional)
-    stacked = num_layers * (2 if bidirectional else 1)
-    sizes = check_shapes(input=(input, "L,N,H_in"), h_0=(h_0, "S,N,H_out"), c_0=(c_0, "S,N,H"))
-    if sizes["S"] != stacked:
-        raise ValueError(f"h_0 must have D * num_layers = {stacked} rows, got {tuple(h_0.shape)}")
-    if (mode == "LSTM") != (c_0 is not None):
-        raise ValueError(f"c_0 must be given for an LSTM and only then (mode={mode!r})")

@@ -20,7 +20,8 @@ from .._validate import check_lengths
 from .gru import gru_bias_hn, gru_step, gru_step_backward
 from .lstm import lstm_step, lstm_step_backward
 from .rnn import rnn_step, rnn_step_backward
-from .shared import check_flags, check_shapes, check_stack_arguments, input_projection
+from .shared import input_projection
+from .stack_arguments import check_params, check_stack_arguments, check_tape
 
 __all__ = ["run_layers", "run_layers_backward"]
 
@@ -68,7 +69,7 @@ def _direction(x, h, c, w, mode: str, reverse: bool, mask, tape: list | None):
             c = torch.where(mask[t], c_new, c) if mode == "LSTM" else c  # (N, H)
             outputs[t] = h_new * mask[t]  # (N, H_out)
     if tape is not None:
-        tape.append({"x": x, "h_prev": h_prev, "saved": saved})
+        tape.append({"mode": mode, "x": x, "h_prev": h_prev, "saved": saved})
     return torch.stack(outputs), h, c  # (L, N, H_out), (N, H_out), (N, H) or None
 
 
@@ -130,7 +131,7 @@ def run_layers(
     >>> out.shape, h_n.shape  # (L, N, D * H_out), (D * num_layers, N, H_out)
     (torch.Size([5, 2, 8]), torch.Size([4, 2, 4]))
     """
-    check_stack_arguments(input, h_0, c_0, params, mode, num_layers, bidirectional)
+    check_stack_arguments(input, h_0, c_0, params, mode, num_layers, bidirectional, lengths)
     if tape is not None and not isinstance(tape, list):
         raise TypeError(f"tape must be a list (run_layers fills it) or None, got {type(tape).__name__}")
     directions, mask = 2 if bidirectional else 1, _mask(lengths, input)
@@ -247,14 +248,8 @@ def run_layers_backward(
     >>> dx.shape, dh_0.shape, grads["weight_hh_l0"].shape  # (L, N, H_in), (D * num_layers, N, H_out)
     (torch.Size([5, 2, 3]), torch.Size([1, 2, 4]), torch.Size([4, 4]))
     """
-    check_flags(params, mode, num_layers, bidirectional)
-    if not isinstance(tape, list):
-        raise TypeError(f"tape must be the list run_layers filled, got {type(tape).__name__}")
-    if len(tape) != num_layers * (2 if bidirectional else 1):
-        raise ValueError("tape must be the list run_layers filled with the same arguments")
-    check_shapes(
-        grad_output=(grad_output, "L,N,DH"), grad_h_n=(grad_h_n, "S,N,H_out"), grad_c_n=(grad_c_n, "S,N,H")
-    )
+    check_tape(tape, grad_output, grad_h_n, grad_c_n, mode, num_layers, bidirectional)
+    check_params(params, mode, num_layers, bidirectional)
     directions, mask = 2 if bidirectional else 1, _mask(lengths, grad_output)
     grad_h_0: list[Any] = [None] * len(tape)  # filled by layer and direction
     grad_c_0: list[Any] = [None] * len(tape)
