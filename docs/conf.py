@@ -42,6 +42,8 @@ extensions = [
     "notfound.extension",
     "execution_keys",  # docs/_ext: a chapter re-executes when the rnndoc code it imports changes
     "latex_edition",  # docs/_ext: the PDF's chapters as in the HTML; wide equations scaled to fit
+    "sphinx_exercise",  # exercises; solutions are gated so their code cells execute
+    "sphinx_togglebutton",  # folds the solutions (":class: dropdown") in the HTML
 ]
 bibtex_bibfiles = ["references.bib"]
 import bibstyle  # noqa: F401 (docs/_ext, on the path above: registers the "rnndoc" pybtex style)
