@@ -2,7 +2,9 @@
 
 Read from the MyST sources: each ``{exercise}`` has a ``{solution-start}`` gated solution with
 ``:class: dropdown`` (folded in the HTML), whose code cells hold at least one ``assert`` or
-``assert_close`` (so a broken solution fails the build), and the exercises come last.
+``assert_close`` (so a broken solution fails the build), and the exercises come last. A
+solution's code sits in an indented box, narrower than the page's code column: its lines
+stop at 72 columns, not 88, or the box scrolls.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from pathlib import Path
 import pytest
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
+#: The widest code line in a solution box at 1280 px (measured in Chromium: 72 characters).
+SOLUTION_COLUMNS = 72
 CHAPTERS = sorted((DOCS / "chapters").glob("*.md"))
 EXERCISE = re.compile(r"^```\{exercise\}[^\n]*\n:label: (\S+)$", re.MULTILINE)
 SOLUTION = re.compile(
@@ -55,3 +59,10 @@ def test_chapter_ends_with_asserted_folded_exercises(chapter):
         assert re.search(r"\bassert(_close)?\b", solutions[label]), f"{label}: nothing asserted"
     last_heading = re.findall(r"^## (.+)$", text, re.MULTILINE)[-1]
     assert last_heading == "Exercises", f"{chapter.name}: exercises are not the last section"
+    too_wide = [
+        f"{label}: {len(line)} columns: {line.strip()[:40]}"
+        for label in labels
+        for line in solutions[label].splitlines()
+        if len(line) > SOLUTION_COLUMNS
+    ]
+    assert too_wide == []
