@@ -220,6 +220,12 @@ _RESOURCE = re.compile(
 )
 
 
+# The head's inline scripts move with its script files, in their order: some files read
+# variables an inline script defines (sphinx-togglebutton's togglebutton.js reads
+# toggleOpenOnPrint).
+_HEAD_SCRIPTS = re.compile(f"{_RESOURCE.pattern}|<script>[^<]*</script>")
+
+
 def _js_string(html: str) -> str:
     return json.dumps(html).replace("</", "<\\/")
 
@@ -231,7 +237,7 @@ def _relocatable_404(app, exception):
     html = page.read_text("utf-8")
     prefix = notfound_urls_prefix
     head_end, body_end = html.index("</head>"), html.rindex("</body>")
-    head_tags = _RESOURCE.findall(html[:head_end])
+    head_tags = _HEAD_SCRIPTS.findall(html[:head_end])
     body_tags = _RESOURCE.findall(html[head_end:body_end])
     for tag in head_tags + body_tags:
         html = html.replace(tag, "", 1)
