@@ -284,7 +284,25 @@ def _pdf_edition_button(app, pagename, templatename, context, doctree):
     buttons.insert(0, {**link, "text": "", "classes": "pst-navbar-icon"})
 
 
+# --- exercises in the PDF ----------------------------------------------------------------
+# sphinx-exercise labels an exercise "exercise:<label>" in LaTeX, while a solution's title links
+# to "<docname>:<label>", as Sphinx's LaTeX writer names targets; without that second label the
+# PDF has undefined references. Add it at the top of each exercise.
+def _latex_exercise_labels(app, doctree, docname):
+    if app.builder.format != "latex":
+        return
+    from docutils import nodes  # noqa: PLC0415 (only the LaTeX build needs these)
+    from sphinx_exercise.nodes import exercise_enumerable_node, exercise_node  # noqa: PLC0415
+
+    registry = app.env.sphinx_exercise_registry
+    for node in doctree.findall(lambda n: isinstance(n, (exercise_node, exercise_enumerable_node))):
+        target = f"{registry[node['label']]['docname']}:{node['label']}"
+        label = rf"\phantomsection\label{{\detokenize{{{target}}}}}"
+        node.insert(0, nodes.raw("", label, format="latex"))
+
+
 def setup(app):
+    app.connect("doctree-resolved", _latex_exercise_labels)
     app.connect("html-page-context", _pdf_edition_button, priority=502)  # after the theme's (501)
     app.connect("build-finished", _copy_mathjax)
     app.connect("build-finished", _relocatable_404)
