@@ -25,7 +25,9 @@ def test_every_labelled_equation_is_mapped_to_its_function():
         label
         for chapter in (DOCS / "chapters").glob("*.md")
         for label in re.findall(
-            r"^```\{math\}\n:label: (\S+)$", chapter.read_text(encoding="utf-8"), re.MULTILINE
+            r"^```\{(?:math|glue:math)\}[^\n]*\n(?::[^\n]*\n)*?:label: (\S+)$",
+            chapter.read_text(encoding="utf-8"),
+            re.MULTILINE,
         )
     )
     missing = [label for label in labels if f"{{eq}}`{label}`" not in DESIGN]
