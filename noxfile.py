@@ -94,6 +94,13 @@ def tests(session: nox.Session) -> None:
         session.run("pytest", *session.posargs)
 
 
+@nox.session
+def typecheck(session: nox.Session) -> None:
+    """Check the package's types with mypy (configuration in pyproject.toml: src/, sympy untyped)."""
+    _install(session, "typecheck")
+    session.run("mypy", *session.posargs)
+
+
 def _sphinx(session: nox.Session, builder: str, *args: str, outdir: Path | None = None) -> None:
     # -j auto: chapters are read, and so executed, in parallel (a cold build took 28 s with
     # one process and 19 s with two on a 2-core machine).

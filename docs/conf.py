@@ -43,6 +43,8 @@ extensions = [
     "notfound.extension",
     "execution_keys",  # docs/_ext: a chapter re-executes when the rnndoc code it imports changes
     "latex_edition",  # docs/_ext: the PDF's chapters as in the HTML; wide equations scaled to fit
+    "sphinx_exercise",  # exercises; solutions are gated so their code cells execute
+    "sphinx_togglebutton",  # folds the solutions (":class: dropdown") in the HTML
 ]
 bibtex_bibfiles = ["references.bib"]
 import bibstyle  # noqa: F401 (docs/_ext, on the path above: registers the "rnndoc" pybtex style)
@@ -232,6 +234,12 @@ _RESOURCE = re.compile(
 )
 
 
+# The head's inline scripts move with its script files, in their order: some files read
+# variables an inline script defines (sphinx-togglebutton's togglebutton.js reads
+# toggleOpenOnPrint).
+_HEAD_SCRIPTS = re.compile(f"{_RESOURCE.pattern}|<script>[^<]*</script>")
+
+
 def _js_string(html: str) -> str:
     return json.dumps(html).replace("</", "<\\/")
 
@@ -243,7 +251,7 @@ def _relocatable_404(app, exception):
     html = page.read_text("utf-8")
     prefix = notfound_urls_prefix
     head_end, body_end = html.index("</head>"), html.rindex("</body>")
-    head_tags = _RESOURCE.findall(html[:head_end])
+    head_tags = _HEAD_SCRIPTS.findall(html[:head_end])
     body_tags = _RESOURCE.findall(html[head_end:body_end])
     for tag in head_tags + body_tags:
         html = html.replace(tag, "", 1)
@@ -324,7 +332,25 @@ def _rewrite_all_if_book_changed(app, env):
     return sorted(env.found_docs)
 
 
+# --- exercises in the PDF ----------------------------------------------------------------
+# sphinx-exercise labels an exercise "exercise:<label>" in LaTeX, while a solution's title links
+# to "<docname>:<label>", as Sphinx's LaTeX writer names targets; without that second label the
+# PDF has undefined references. Add it at the top of each exercise.
+def _latex_exercise_labels(app, doctree, docname):
+    if app.builder.format != "latex":
+        return
+    from docutils import nodes  # noqa: PLC0415 (only the LaTeX build needs these)
+    from sphinx_exercise.nodes import exercise_enumerable_node, exercise_node  # noqa: PLC0415
+
+    registry = app.env.sphinx_exercise_registry
+    for node in doctree.findall(lambda n: isinstance(n, (exercise_node, exercise_enumerable_node))):
+        target = f"{registry[node['label']]['docname']}:{node['label']}"
+        label = rf"\phantomsection\label{{\detokenize{{{target}}}}}"
+        node.insert(0, nodes.raw("", label, format="latex"))
+
+
 def setup(app):
+    app.connect("doctree-resolved", _latex_exercise_labels)
     app.connect("env-get-updated", _rewrite_all_if_book_changed)
     app.connect("autodoc-process-signature", _dataclass_factories)
     app.connect("html-page-context", _pdf_edition_button, priority=502)  # after the theme's (501)

@@ -148,7 +148,7 @@ def test_truncated_recursion_matches_chunked_autograd(problem, truncation):
 def test_truncation_argument_errors():
     from rnndoc.handset import tensors  # noqa: PLC0415
 
-    with pytest.raises(ValueError, match="truncation must be at least 1 step, got 0"):
+    with pytest.raises(ValueError, match="truncation must be at least 1, got 0"):
         bptt_gradients(tensors(), truncation=0)
-    with pytest.raises(TypeError, match="truncation must be an int or None, got float"):
+    with pytest.raises(TypeError, match="truncation must be an int, got float"):
         bptt_gradients(tensors(), truncation=2.0)

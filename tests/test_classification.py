@@ -40,3 +40,31 @@ def test_bad_inputs_are_named():
     values = clf.tensors() | {"inputs": torch.zeros(3, 4, dtype=torch.float64)}
     with pytest.raises(ValueError, match=r"inputs must have shape \(T, V\) = \(\*, 3\), got \(3, 4\)"):
         clf.loss_and_gradients(values)
+
+
+@pytest.mark.parametrize(
+    "function",
+    [
+        lambda target: clf.loss_and_gradients(clf.tensors(), target),
+        lambda target: clf.path_contributions(clf.tensors(), target),
+        lambda target: clf.symbolic_gradients(target=target),
+    ],
+    ids=["loss_and_gradients", "path_contributions", "symbolic_gradients"],
+)
+def test_issue_10_case_6_a_target_outside_the_classes_is_named(function):
+    with pytest.raises(ValueError, match=r"^target must be at most 1, got 2$"):
+        function(2)
+    with pytest.raises(ValueError, match=r"^target must be at least 0, got -1$"):
+        function(-1)
+    with pytest.raises(TypeError, match=r"^target must be an int, got float$"):
+        function(1.0)
+
+
+def test_the_other_class_is_a_valid_target():
+    exact = clf.symbolic_gradients(target=0)
+    loss, grads = clf.loss_and_gradients(clf.tensors(), target=0)
+    assert_close(loss, float(exact["loss"][0]), atol=EXACT_ATOL)
+    assert_close(
+        clf.path_contributions(clf.tensors(), target=0).sum(0), grads["weight_hh_l0"], atol=FLOAT64_ATOL
+    )
+    assert loss.item() > 0.534187  # the hand-set sequence is class 1: class 0 costs more

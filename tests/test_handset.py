@@ -63,5 +63,7 @@ def test_bad_order_is_named(order, error):
 
 
 def test_bad_dtype_is_named():
-    with pytest.raises(TypeError, match="dtype must be a floating"):
+    with pytest.raises(ValueError, match=r"dtype must be a floating dtype, got torch\.int64"):
         handset.tensors(dtype=torch.int64)
+    with pytest.raises(TypeError, match=r"dtype must be a torch\.dtype, got str"):
+        handset.make_rnn(dtype="float64")

@@ -66,5 +66,5 @@ def test_step_gradient_plot_has_a_panel_per_direction_and_a_line_per_sequence():
     assert list(first.get_xdata()) == [1, 2]
     assert list(first.get_ydata()) == [0.5, 0.0]
     assert list(second.get_ydata()) == [1.0, 1.0]
-    with pytest.raises(ValueError, match=r"panels\['forward'\] must have 2 rows"):
+    with pytest.raises(ValueError, match=r"panels\['forward'\] must have one row per entry of labels"):
         plot_step_gradients({"forward": [[1.0]]}, ["a", "b"])

@@ -22,6 +22,7 @@ from rnndoc.symbolic import (
     symbolic_parameters,
     symbolic_sequence,
     textbook_delta,
+    to_tensor,
     unroll,
 )
 from rnndoc.verdict import EXACT_ATOL, assert_close
@@ -211,7 +212,7 @@ def test_derivation_costs_direct_grows_faster_than_recursion():
 def test_derivation_costs_errors_and_minimum_length():
     from rnndoc.symbolic.derivation_cost import derivation_costs  # noqa: PLC0415
 
-    with pytest.raises(ValueError, match="method must be 'direct' or 'recursion'"):
+    with pytest.raises(ValueError, match="method must be one of 'direct', 'recursion', got 'numeric'"):
         derivation_costs(2, "numeric", budget_seconds=1)
     with pytest.raises(ValueError, match="budget_seconds must be positive"):
         derivation_costs(2, "direct", budget_seconds=0)
@@ -248,7 +249,7 @@ def test_symbolic_step_matches_the_from_scratch_cell(kind):
 def test_step_symbols_rejects_unknown_kind():
     from rnndoc.symbolic.gated import step_symbols  # noqa: PLC0415
 
-    with pytest.raises(ValueError, match="kind must be 'LSTM' or 'GRU'"):
+    with pytest.raises(ValueError, match="kind must be one of 'LSTM', 'GRU'"):
         step_symbols("RNN")
 
 
@@ -269,3 +270,27 @@ def test_numeric_and_symbolic_bptt_take_the_handset_mapping_and_return_its_keys(
 def test_unroll_without_a_sequence_names_it():
     with pytest.raises(ValueError, match=r"inputs must be given, or held by parameters\['inputs'\]"):
         unroll(symbolic_parameters(1, 1))
+
+
+@pytest.mark.parametrize(
+    ("truncation", "error"), [(0, ValueError), (-1, ValueError), (True, TypeError), (2.5, TypeError)]
+)
+def test_issue_10_case_5_symbolic_truncation_is_refused_like_the_numeric(truncation, error):
+    from rnndoc.handset import exact, tensors  # noqa: PLC0415
+
+    with pytest.raises(error) as symbolic_error:
+        bptt(unroll(exact()), truncation=truncation)
+    with pytest.raises(error) as numeric_error:
+        bptt_gradients(tensors(), truncation=truncation)
+    assert str(symbolic_error.value) == str(numeric_error.value)
+    assert str(symbolic_error.value).startswith("truncation must be")
+
+
+@pytest.mark.parametrize("truncation", [1, 2, 3])
+def test_symbolic_truncation_gives_the_numeric_values(truncation):
+    from rnndoc.handset import exact, tensors  # noqa: PLC0415
+
+    symbolic = bptt(unroll(exact()), truncation=truncation).gradients
+    numeric = bptt_gradients(tensors(), truncation=truncation).gradients
+    for name, value in numeric.items():
+        assert_close(value, to_tensor(evaluate(symbolic[name], 30), like=value), atol=EXACT_ATOL, what=name)

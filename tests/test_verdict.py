@@ -48,14 +48,22 @@ def test_max_abs_difference_shape_mismatch():
         max_abs_difference([1.0, 2.0], [1.0, 2.0, 3.0])
 
 
-@pytest.mark.parametrize("eps", [0.0, -1e-6, float("inf"), "1e-6"])
-def test_central_difference_rejects_bad_eps(eps):
-    with pytest.raises(ValueError, match="eps must be a positive finite number"):
+@pytest.mark.parametrize(
+    ("eps", "error", "match"),
+    [
+        (0.0, ValueError, "eps must be positive, got 0.0"),
+        (-1e-6, ValueError, "eps must be positive, got -1e-06"),
+        (float("inf"), ValueError, "eps must be finite, got inf"),
+        ("1e-6", TypeError, "eps must be a number, got str"),
+    ],
+)
+def test_central_difference_rejects_bad_eps(eps, error, match):
+    with pytest.raises(error, match=match):
         central_difference(lambda v: v.sum(), torch.zeros(1, dtype=torch.float64), eps)
 
 
 def test_central_difference_rejects_integer_point():
-    with pytest.raises(TypeError, match=r"point must be a floating torch\.Tensor"):
+    with pytest.raises(TypeError, match=r"point must have a floating dtype, got torch\.int64"):
         central_difference(lambda v: v.sum(), torch.zeros(1, dtype=torch.int64))
 
 

@@ -22,7 +22,7 @@ import matplotlib.figure
 import torch
 from torch import nn
 
-from .plots import network_colors
+from .colors import network_colors
 from .state_jacobian import raise_forget_bias
 
 __all__ = [
@@ -374,7 +374,7 @@ def plot_learning_curves(
         A label and its run.
     colors : dict of str to str, optional
         A matplotlib colour per label; the same colour marks the run in both panels. By
-        default the book's colour of each network (:func:`rnndoc.plots.network_colors`).
+        default the book's colour of each network (:func:`rnndoc.colors.network_colors`).
     probe_label : str, optional
         With it, a second panel plots the ``probe`` list of each :class:`AddingRun` (log scale),
         with this y label.

@@ -10,7 +10,8 @@ The recursion is the one :func:`rnndoc.symbolic.derive_delta_rule` derives:
 and each use of a parameter at step t contributes :math:`\delta_t \otimes
 \partial a_t/\partial\theta` to its gradient.
 
-The functions take one mapping keyed by PyTorch's names, in ``nn.RNN``'s layout with
+The loss is :func:`hidden_state_loss` (from :mod:`rnndoc.loss`, re-exported here). The
+functions take one mapping keyed by PyTorch's names, in ``nn.RNN``'s layout with
 ``batch_first=True`` (:func:`rnndoc.handset.tensors` passes straight in) and return the
 gradients under the same keys.
 """
@@ -22,49 +23,10 @@ from dataclasses import dataclass
 
 import torch
 
-from ._validate import check_same_dtype, check_tensor
+from ._validate import check_int, check_mapping, check_same_dtype, check_tensor
+from .loss import hidden_state_loss
 
 __all__ = ["BPTTGradients", "bptt_gradients", "gradient_split", "hidden_state_loss"]
-
-
-def hidden_state_loss(hidden: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-    r"""The book's loss on the hidden states: :math:`L = \tfrac12 \sum_t \sum_k (h_t[k] - y_t[k])^2`.
-
-    Parameters
-    ----------
-    hidden : Tensor, shape (..., L, H)
-        Hidden states :math:`h_1 \dots h_L` (an ``nn.RNN`` output works as it is).
-    targets : Tensor, shape (..., L, H)
-        Same shape as ``hidden``.
-
-    Returns
-    -------
-    Tensor, shape ()
-        The summed loss (no averaging), same dtype.
-
-    Raises
-    ------
-    TypeError, ValueError
-        If an argument is not a floating tensor, the dtypes differ, or the shapes differ.
-
-    Notes
-    -----
-    The book's hand-set loss (a squared error on every hidden state, summed, not
-    averaged); it stands in for a task loss so that every step's state has a target.
-
-    Examples
-    --------
-    >>> import torch
-    >>> from rnndoc.bptt import hidden_state_loss
-    >>> hidden_state_loss(torch.tensor([[1.0, 2.0]]), torch.tensor([[0.0, 0.0]]))
-    tensor(2.5000)
-    """
-    if not isinstance(hidden, torch.Tensor) or hidden.dim() < 2:
-        check_tensor("hidden", hidden, (None, None), "(..., L, H)")
-    check_tensor("hidden", hidden, (None,) * hidden.dim(), "(..., L, H)")
-    check_tensor("targets", targets, tuple(hidden.shape), "hidden.shape")
-    check_same_dtype(hidden=hidden, targets=targets)
-    return 0.5 * (hidden - targets).square().sum()
 
 
 @dataclass(frozen=True)
@@ -110,11 +72,7 @@ _LAYOUT = {
 
 def _read(values: object) -> dict[str, torch.Tensor]:
     """Check ``values`` against :data:`_LAYOUT` and return its tensors by name."""
-    if not isinstance(values, Mapping):
-        raise TypeError(f"values must be a mapping of names to tensors, got {type(values).__name__}")
-    missing = [name for name in _LAYOUT if name not in values]
-    if missing:
-        raise ValueError(f"values is missing {', '.join(missing)}")
+    values = check_mapping("values", values, _LAYOUT)
     v = {name: values[name] for name in _LAYOUT}
     check_tensor("weight_ih_l0", v["weight_ih_l0"], (None, None), _LAYOUT["weight_ih_l0"])
     hidden_size, input_size = v["weight_ih_l0"].shape
@@ -164,16 +122,6 @@ def _deltas(
             delta_next = torch.zeros_like(delta_next)  # the state was detached here
         delta_next = deltas[:, t] = (residuals[:, t] + delta_next @ weight_hh) * (1 - hidden[:, t] ** 2)
     return deltas
-
-
-def _check_truncation(truncation: object) -> int | None:
-    if truncation is None:
-        return None
-    if isinstance(truncation, bool) or not isinstance(truncation, int):
-        raise TypeError(f"truncation must be an int or None, got {type(truncation).__name__}")
-    if truncation < 1:
-        raise ValueError(f"truncation must be at least 1 step, got {truncation}")
-    return truncation
 
 
 def _previous_states(v: dict[str, torch.Tensor], hidden: torch.Tensor) -> torch.Tensor:
@@ -236,7 +184,7 @@ def bptt_gradients(values: Mapping[str, torch.Tensor], truncation: int | None = 
     0.09481626735
     """
     v = _read(values)
-    truncation = _check_truncation(truncation)
+    truncation = None if truncation is None else check_int("truncation", truncation, minimum=1)
     preactivations, hidden = _forward(v)  # (N, L, H) each
     deltas = _deltas(hidden, hidden - v["targets"], v["weight_hh_l0"], truncation)  # (N, L, H)
     h_prev = _previous_states(v, hidden)  # (N, L, H)

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
+from ._validate import check_sequence, check_str
 from .finite_differences import FINITE_DIFF_EPS
 
 __all__ = ["build_parser", "main"]
@@ -98,6 +99,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Raises
     ------
+    TypeError
+        If ``argv`` is not a sequence of str (a bare str is refused: it would be read letter
+        by letter).
     SystemExit
         With status 2 and a usage message for bad arguments (argparse).
 
@@ -107,6 +111,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> build_parser().parse_args(["mechanics", "--eps", "1e-5"]).eps
     1e-05
     """
+    if argv is not None:
+        argv = [
+            check_str(f"argv[{k}]", arg)
+            for k, arg in enumerate(check_sequence("argv", argv, "a sequence of str", non_empty=False))
+        ]
     args, unknown = build_parser().parse_known_args(argv)
     if unknown:  # the subcommand's own usage explains what it accepts
         args.subparser.error(f"unrecognized arguments: {' '.join(unknown)}")

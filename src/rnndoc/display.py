@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 import torch
 
+from ._validate import check_array, check_int
+
 __all__ = ["latex_matrix"]
 
 
@@ -37,8 +39,11 @@ def latex_matrix(values: torch.Tensor | Sequence, digits: int | None = None) -> 
 
     Raises
     ------
+    TypeError
+        If ``values`` cannot be read as numbers, or ``digits`` is not an int.
     ValueError
-        If ``values`` has neither one nor two axes once leading axes of size 1 are dropped.
+        If ``values`` has neither one nor two axes once leading axes of size 1 are dropped,
+        or ``digits`` is negative.
 
     Examples
     --------
@@ -49,7 +54,8 @@ def latex_matrix(values: torch.Tensor | Sequence, digits: int | None = None) -> 
     >>> latex_matrix([1.0, -1e-9], digits=3)
     '\\begin{bmatrix} 1.000 \\\\ 0.000 \\end{bmatrix}'
     """
-    tensor = torch.as_tensor(values, dtype=torch.float64)
+    tensor = check_array("values", values)
+    digits = None if digits is None else check_int("digits", digits, minimum=0)
     while tensor.dim() > 2 and tensor.shape[0] == 1:
         tensor = tensor[0]  # (1, ..., 1, R, C) -> (R, C), e.g. an h_0 of shape (1, 1, H)
     if tensor.dim() == 1:

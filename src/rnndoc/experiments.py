@@ -6,11 +6,13 @@ chapters and :mod:`rnndoc.report` read them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import torch
 
 from . import handset, witnesses
+from ._validate import check_int, check_numbers, check_str
 from .finite_differences import finite_difference_gradients
 from .verdict import max_abs_difference
 
@@ -62,8 +64,7 @@ def order_sensitivity(reordered: str = "CAB") -> Order:
     >>> o.reordered_h_n.shape, o.max_abs_difference > 0.1
     (torch.Size([1, 1, 2]), True)
     """
-    if not isinstance(reordered, str):
-        raise TypeError(f"reordered must be a str such as 'CAB', got {type(reordered).__name__}")
+    reordered = check_str("reordered", reordered)
     if sorted(reordered) != sorted(handset.SEQUENCE):
         raise ValueError(f"reordered must be a permutation of {handset.SEQUENCE!r}, got {reordered!r}")
     rnn, h_0 = handset.make_rnn()
@@ -127,10 +128,7 @@ def chunked_forward(split: int = 2) -> Chunks:
     """
     x = handset.inputs()  # (1, L, H_in)
     length = x.shape[1]
-    if isinstance(split, bool) or not isinstance(split, int):
-        raise TypeError(f"split must be an int, got {type(split).__name__}")
-    if not 1 <= split <= length - 1:
-        raise ValueError(f"split must be in [1, {length - 1}], got {split}")
+    split = check_int("split", split, minimum=1, maximum=length - 1)
     rnn, h_0 = handset.make_rnn()
     with torch.no_grad():
         output, h_n = rnn(x, h_0)  # (1, L, H), (1, 1, H)
@@ -142,7 +140,7 @@ def chunked_forward(split: int = 2) -> Chunks:
     return Chunks(split, carried, carried_h_n, reset_h_n, h_n, gap, max_abs_difference(reset_h_n, h_n))
 
 
-def finite_difference_error(eps_values: list[float]) -> list[float]:
+def finite_difference_error(eps_values: Sequence[float]) -> list[float]:
     """Largest error of the finite-difference gradients against sympy, per step.
 
     Parameters
@@ -157,8 +155,8 @@ def finite_difference_error(eps_values: list[float]) -> list[float]:
 
     Raises
     ------
-    ValueError
-        If a step is not positive and finite.
+    TypeError, ValueError
+        If ``eps_values`` is not a non-empty sequence of positive finite numbers.
 
     Examples
     --------
@@ -167,9 +165,10 @@ def finite_difference_error(eps_values: list[float]) -> list[float]:
     >>> big > 1e-6 > 1e-8 > good
     True
     """
+    steps = check_numbers("eps_values", eps_values, positive=True)
     exact = witnesses.sympy_gradients()
     errors = []
-    for eps in eps_values:
+    for eps in steps:
         approx = finite_difference_gradients(eps)
         errors.append(max(max_abs_difference(approx[name], exact[name]) for name in exact))
     return errors

@@ -7,13 +7,14 @@ r"""Central finite differences: the witness that needs no derivative at all.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import torch
 from torch.func import functional_call
 
 from . import handset
-from .bptt import hidden_state_loss
+from ._validate import check_callable, check_float, check_instance, check_mapping, check_tensor
+from .loss import hidden_state_loss
 
 __all__ = ["FINITE_DIFF_EPS", "central_difference", "finite_difference_gradients", "handset_loss"]
 
@@ -52,9 +53,11 @@ def central_difference(
     Raises
     ------
     TypeError
-        If ``point`` is not a floating tensor.
+        If ``function`` is not callable, ``point`` not a floating tensor, ``eps`` not a
+        number, or ``function`` returns something other than a number.
     ValueError
-        If ``eps`` is not positive and finite, or ``function`` does not return a scalar.
+        If ``eps`` is not positive and finite, or ``function`` returns a tensor of more than
+        one entry.
 
     Notes
     -----
@@ -69,10 +72,9 @@ def central_difference(
     >>> [round(x, 6) for x in g.tolist()]
     [3.0, 12.0]
     """
-    if not isinstance(point, torch.Tensor) or not point.is_floating_point():
-        raise TypeError(f"point must be a floating torch.Tensor, got {type(point).__name__}")
-    if not (isinstance(eps, float | int) and 0 < eps < float("inf")):
-        raise ValueError(f"eps must be a positive finite number, got {eps!r}")
+    function = check_callable("function", function)
+    point = check_tensor("point", point)
+    eps = check_float("eps", eps, positive=True)
     base = point.detach().clone()
     grad = torch.empty_like(base)
     with torch.no_grad():
@@ -81,19 +83,67 @@ def central_difference(
             for sign in (1.0, -1.0):
                 shifted = base.clone()
                 shifted.view(-1)[k] += sign * eps
-                value = function(shifted)
-                if isinstance(value, torch.Tensor) and value.numel() != 1:
-                    raise ValueError(
-                        f"function must return a scalar, got a tensor of shape {tuple(value.shape)}"
-                    )
-                values.append(float(value))
+                values.append(_scalar(function(shifted)))
             grad.view(-1)[k] = (values[0] - values[1]) / (2 * eps)
     return grad
 
 
-def handset_loss(rnn: torch.nn.RNN, overrides: dict[str, torch.Tensor], h_0: torch.Tensor) -> torch.Tensor:
-    """The hand-set loss through ``rnn`` with some parameters replaced (``torch.func.functional_call``)."""
-    output, _ = functional_call(rnn, overrides, (handset.inputs(), h_0))  # (1, L, H)
+def _scalar(value: object) -> float:
+    if isinstance(value, torch.Tensor):
+        if value.numel() != 1:
+            raise ValueError(f"function must return a scalar, got a tensor of shape {tuple(value.shape)}")
+        return float(value)
+    return check_float("function's result", value, finite=False)
+
+
+def handset_loss(rnn: torch.nn.RNN, overrides: Mapping[str, torch.Tensor], h_0: torch.Tensor) -> torch.Tensor:
+    r"""The hand-set loss :math:`L = \tfrac12 \sum_t \lVert h_t - y_t \rVert^2` through ``rnn``.
+
+    Parameters
+    ----------
+    rnn : nn.RNN
+        As :func:`rnndoc.handset.make_rnn` makes it (``input_size=2``, ``batch_first=True``).
+    overrides : mapping of str to Tensor
+        Parameters to use in place of the module's, by name, shaped like them
+        (``torch.func.functional_call``: the module is not modified).
+    h_0 : Tensor, shape (1, 1, H)
+
+    Returns
+    -------
+    Tensor, shape ()
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``rnn`` is not such an ``nn.RNN``, an override is not one of its parameters or
+        not shaped like it, or ``h_0`` is not a floating tensor of shape (1, 1, H).
+
+    Examples
+    --------
+    >>> from rnndoc.finite_differences import handset_loss
+    >>> from rnndoc.handset import make_rnn
+    >>> rnn, h_0 = make_rnn()
+    >>> round(handset_loss(rnn, {}, h_0).item(), 12)
+    0.09481626735
+    """
+    rnn = check_instance("rnn", rnn, torch.nn.RNN, "an nn.RNN")
+    if (
+        rnn.input_size != handset.INPUT_SIZE
+        or not rnn.batch_first
+        or rnn.num_layers != 1
+        or rnn.bidirectional
+    ):
+        raise ValueError(
+            "rnn must be a one-layer, one-direction nn.RNN with input_size=2 and batch_first=True"
+        )
+    parameters = dict(rnn.named_parameters())
+    overrides = check_mapping("overrides", overrides)
+    for name, value in overrides.items():
+        if name not in parameters:
+            raise ValueError(f"overrides has {name!r}, not a parameter of rnn ({', '.join(parameters)})")
+        check_tensor(f"overrides[{name!r}]", value, tuple(parameters[name].shape), "the parameter's shape")
+    check_tensor("h_0", h_0, (1, 1, rnn.hidden_size), "(1, N, H)")
+    output, _ = functional_call(rnn, dict(overrides), (handset.inputs(), h_0))  # (1, L, H)
     return hidden_state_loss(output, handset.tensors()["targets"])
 
 
@@ -115,8 +165,8 @@ def finite_difference_gradients(eps: float = FINITE_DIFF_EPS) -> dict[str, torch
 
     Raises
     ------
-    ValueError
-        If ``eps`` is not positive and finite.
+    TypeError, ValueError
+        If ``eps`` is not a positive finite number.
 
     Examples
     --------
@@ -126,11 +176,13 @@ def finite_difference_gradients(eps: float = FINITE_DIFF_EPS) -> dict[str, torch
     >>> bool((fd["weight_hh_l0"] - ag["weight_hh_l0"]).abs().max() < 1e-7)
     True
     """
+    eps = check_float("eps", eps, positive=True)
     rnn, h_0 = handset.make_rnn()
     params = {name: p.detach() for name, p in rnn.named_parameters()}
-    out = {
-        name: central_difference(lambda v, name=name: handset_loss(rnn, {name: v}, h_0), value, eps)
-        for name, value in params.items()
-    }
+
+    def loss_with(name: str) -> Callable[[torch.Tensor], torch.Tensor]:
+        return lambda value: handset_loss(rnn, {name: value}, h_0)
+
+    out = {name: central_difference(loss_with(name), value, eps) for name, value in params.items()}
     out["h_0"] = central_difference(lambda v: handset_loss(rnn, {}, v), h_0, eps)
     return {name: out[name] for name in handset.PARAMETER_NAMES}

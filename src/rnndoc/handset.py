@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 
 import sympy
 
+from ._validate import check_dtype, check_str
+
 if TYPE_CHECKING:
     import torch
 
@@ -58,9 +60,8 @@ HIDDEN_SIZE = 2
 PARAMETER_NAMES = tuple(_PARAMETERS)
 
 
-def _check_order(order: str) -> str:
-    if not isinstance(order, str):
-        raise TypeError(f"order must be a str of token names such as 'ABC', got {type(order).__name__}")
+def _check_order(order: object) -> str:
+    order = check_str("order", order)
     unknown = sorted(set(order) - set(_TOKENS))
     if unknown or not order:
         raise ValueError(
@@ -151,15 +152,6 @@ def exact(order: str = SEQUENCE) -> dict[str, sympy.Matrix]:
     return {name: sympy.Matrix(value) for name, value in values.items()}
 
 
-def _check_dtype(dtype: object) -> torch.dtype:
-    import torch  # noqa: PLC0415 (the module stays importable without torch)
-
-    dtype = torch.float64 if dtype is None else dtype
-    if not isinstance(dtype, torch.dtype) or not dtype.is_floating_point:
-        raise TypeError(f"dtype must be a floating torch.dtype, got {dtype!r}")
-    return dtype
-
-
 def tensors(order: str = SEQUENCE, dtype: torch.dtype | None = None) -> dict[str, torch.Tensor]:
     """The hand-set numbers as tensors, each the correctly rounded float of its decimal.
 
@@ -181,7 +173,7 @@ def tensors(order: str = SEQUENCE, dtype: torch.dtype | None = None) -> dict[str
     Raises
     ------
     TypeError, ValueError
-        If ``dtype`` is not floating, or ``order`` is not a string over A, B, C.
+        If ``dtype`` is not a floating ``torch.dtype``, or ``order`` is not a string over A, B, C.
 
     Examples
     --------
@@ -195,7 +187,7 @@ def tensors(order: str = SEQUENCE, dtype: torch.dtype | None = None) -> dict[str
     """
     import torch  # noqa: PLC0415
 
-    dtype = _check_dtype(dtype)
+    dtype = check_dtype("dtype", dtype)
     return {name: torch.tensor(value, dtype=dtype) for name, value in floats(order).items()}
 
 
@@ -249,8 +241,8 @@ def make_rnn(dtype: torch.dtype | None = None) -> tuple[torch.nn.RNN, torch.Tens
 
     Raises
     ------
-    TypeError
-        If ``dtype`` is not a floating dtype.
+    TypeError, ValueError
+        If ``dtype`` is not a floating ``torch.dtype``.
 
     Examples
     --------

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import torch
 
-from ._validate import check_tensor
+from ._validate import check_int, check_lengths, check_tensor
 
 __all__ = ["length_mask", "masked_mean"]
 
@@ -36,9 +36,10 @@ def length_mask(lengths: torch.Tensor, total_length: int) -> torch.Tensor:
     Raises
     ------
     TypeError
-        If ``lengths`` is not an integer tensor.
+        If ``lengths`` is not an integer tensor, or ``total_length`` not an int.
     ValueError
-        If ``lengths`` is not one-dimensional, or a length is below 1 or above ``total_length``.
+        If ``lengths`` is not one-dimensional, a length is below 1 or above ``total_length``,
+        or ``total_length`` is negative.
 
     Examples
     --------
@@ -47,12 +48,8 @@ def length_mask(lengths: torch.Tensor, total_length: int) -> torch.Tensor:
     >>> length_mask(torch.tensor([2, 3, 1]), 3).int().tolist()
     [[1, 1, 1], [1, 1, 0], [0, 1, 0]]
     """
-    if not isinstance(lengths, torch.Tensor) or lengths.is_floating_point() or lengths.is_complex():
-        raise TypeError(
-            f"lengths must be an integer torch.Tensor, got {getattr(lengths, 'dtype', type(lengths))}"
-        )
-    if lengths.dim() != 1:
-        raise ValueError(f"lengths must have shape (N,), got {tuple(lengths.shape)}")
+    lengths = check_lengths("lengths", lengths)
+    total_length = check_int("total_length", total_length, minimum=0)
     if len(lengths) and not (int(lengths.min()) >= 1 and int(lengths.max()) <= total_length):
         raise ValueError(f"lengths must lie in [1, total_length={total_length}], got {lengths.tolist()}")
     steps = torch.arange(total_length, device=lengths.device)  # (L,)
@@ -96,10 +93,6 @@ def masked_mean(losses: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
     2.0
     """
     losses = check_tensor("losses", losses, (None, None), "(L, N)")
-    if not isinstance(lengths, torch.Tensor) or lengths.shape != (losses.shape[1],):
-        shape = tuple(lengths.shape) if isinstance(lengths, torch.Tensor) else type(lengths).__name__
-        raise ValueError(
-            f"lengths must have shape (N,) = ({losses.shape[1]},), one per column of losses, got {shape}"
-        )
+    check_lengths("lengths", lengths, losses.shape[1])
     mask = length_mask(lengths, losses.shape[0])  # (L, N)
     return losses[mask].sum() / mask.sum()

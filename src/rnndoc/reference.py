@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 
 from . import handset
+from ._validate import check_numbers, check_sequence
 
 __all__ = ["handset_forward", "rnn_forward"]
 
@@ -19,16 +20,26 @@ Vector = Sequence[float]
 Matrix = Sequence[Sequence[float]]
 
 
-def _shape_error(name: str, expected: str, actual: str) -> ValueError:
-    return ValueError(f"{name} must have shape {expected}, got {actual}")
+def _check_vector(name: str, value: object, size: int) -> list[float]:
+    """``value`` as a list of ``size`` floats."""
+    value = check_sequence(name, value, "a sequence of numbers", non_empty=False)
+    if len(value) != size:
+        raise ValueError(f"{name} must have shape ({size},), got ({len(value)},)")
+    return check_numbers(name, value)
 
 
-def _check_matrix(name: str, value: Matrix, rows: int, cols: int) -> None:
-    if len(value) != rows:
-        raise _shape_error(name, f"({rows}, {cols})", f"{len(value)} rows")
+def _check_matrix(name: str, value: object, rows: int | None, cols: int) -> list[list[float]]:
+    """``value`` as a list of ``rows`` (any number if None) rows of ``cols`` floats."""
+    value = check_sequence(name, value, "a sequence of rows of numbers", non_empty=False)
+    shape = f"({'L' if rows is None else rows}, {cols})"
+    if rows is not None and len(value) != rows:
+        raise ValueError(f"{name} must have shape {shape}, got {len(value)} rows")
+    checked = []
     for i, row in enumerate(value):
-        if len(row) != cols:
-            raise _shape_error(name, f"({rows}, {cols})", f"row {i} of length {len(row)}")
+        if isinstance(row, Sequence) and not isinstance(row, str | bytes) and len(row) != cols:
+            raise ValueError(f"{name} must have shape {shape}, got row {i} of length {len(row)}")
+        checked.append(_check_vector(f"{name}[{i}]", row, cols))
+    return checked
 
 
 def rnn_forward(
@@ -66,6 +77,8 @@ def rnn_forward(
 
     Raises
     ------
+    TypeError
+        If an argument is not a (nested) sequence of numbers; the message names it.
     ValueError
         If ``weight_ih`` is empty or a shape disagrees with it; the message names the
         argument, the expected shape and what was found.
@@ -83,18 +96,19 @@ def rnn_forward(
     >>> a, [round(v, 6) for v in h[0]]
     ([[1.0, 0.0]], [0.761594, 0.0])
     """
-    hidden_size = len(weight_ih)
-    if hidden_size == 0 or len(weight_ih[0]) == 0:
-        raise ValueError("weight_ih must have shape (H, H_in) with H, H_in >= 1, got an empty matrix")
-    input_size = len(weight_ih[0])
-    _check_matrix("weight_ih", weight_ih, hidden_size, input_size)
-    _check_matrix("weight_hh", weight_hh, hidden_size, hidden_size)
-    _check_matrix("inputs", inputs, len(inputs), input_size)
-    for name, vector in (("h_0", h_0), ("bias_ih", bias_ih), ("bias_hh", bias_hh)):
-        if len(vector) != hidden_size:
-            raise _shape_error(name, f"({hidden_size},)", f"({len(vector)},)")
+    weight_ih = check_sequence("weight_ih", weight_ih, "a sequence of rows of numbers", non_empty=False)
+    if not weight_ih or isinstance(weight_ih[0], str | bytes) or not isinstance(weight_ih[0], Sequence):
+        raise ValueError("weight_ih must have shape (H, H_in) with H, H_in >= 1")
+    hidden_size, input_size = len(weight_ih), len(weight_ih[0])
+    weight_ih = _check_matrix("weight_ih", weight_ih, hidden_size, input_size)
+    weight_hh = _check_matrix("weight_hh", weight_hh, hidden_size, hidden_size)
+    inputs = _check_matrix("inputs", inputs, None, input_size)
+    h_0, bias_ih, bias_hh = (
+        _check_vector(name, vector, hidden_size)
+        for name, vector in (("h_0", h_0), ("bias_ih", bias_ih), ("bias_hh", bias_hh))
+    )
 
-    h = list(h_0)
+    h = h_0
     preactivations, hidden = [], []
     for x in inputs:
         # a_t[i] = sum_j W_ih[i][j] x_t[j] + b_ih[i] + sum_j W_hh[i][j] h_{t-1}[j] + b_hh[i]

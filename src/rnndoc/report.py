@@ -13,6 +13,7 @@ import sympy
 import torch
 
 from . import __version__, experiments, handset, witnesses
+from ._validate import check_float
 from .bptt import gradient_split
 from .finite_differences import FINITE_DIFF_EPS, finite_difference_gradients
 from .verdict import handset_gaps, judge
@@ -41,8 +42,8 @@ def mechanics_report(eps: float = FINITE_DIFF_EPS) -> dict:
 
     Raises
     ------
-    ValueError
-        If ``eps`` is not positive and finite.
+    TypeError, ValueError
+        If ``eps`` is not a positive finite number.
 
     Examples
     --------
@@ -53,6 +54,7 @@ def mechanics_report(eps: float = FINITE_DIFF_EPS) -> dict:
     >>> all(check["passed"] for check in report["checks"].values())
     True
     """
+    eps = check_float("eps", eps, positive=True)
     values = handset.tensors()
     fwd = witnesses.forward()
     order = experiments.order_sensitivity("CAB")

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 
 import torch
 
-from ._validate import check_tensor
-from .bptt import hidden_state_loss
+from ._validate import check_bool, check_instance, check_int, check_mapping, check_same_dtype, check_tensor
+from .loss import hidden_state_loss
 
 __all__ = ["chunked_autograd_gradients"]
 
@@ -50,7 +50,9 @@ def chunked_autograd_gradients(
     Raises
     ------
     TypeError, ValueError
-        If ``truncation`` is not a positive int, or a shape disagrees.
+        If ``rnn`` is not a one-layer, one-direction, ``batch_first`` ``nn.RNN``, ``truncation``
+        is not a positive int, an entry is missing or not a floating tensor of the shape above,
+        or the dtypes differ.
     RuntimeError
         From torch, with ``detach=False`` and more than one chunk.
 
@@ -68,16 +70,19 @@ def chunked_autograd_gradients(
     >>> g["weight_hh_l0"].shape, g["h_0"].shape
     (torch.Size([2, 2]), torch.Size([1, 1, 2]))
     """
-    if isinstance(truncation, bool) or not isinstance(truncation, int):
-        raise TypeError(f"truncation must be an int, got {type(truncation).__name__}")
-    if truncation < 1:
-        raise ValueError(f"truncation must be at least 1 step, got {truncation}")
-    if not isinstance(values, Mapping):
-        raise TypeError(f"values must be a mapping of names to tensors, got {type(values).__name__}")
-    inputs = check_tensor("inputs", values.get("inputs"), (None, None, rnn.input_size), "(N, L, H_in)")
+    rnn = check_instance("rnn", rnn, torch.nn.RNN, "an nn.RNN")
+    if rnn.num_layers != 1 or rnn.bidirectional or not rnn.batch_first:
+        raise ValueError("rnn must have one layer, one direction and batch_first=True")
+    truncation = check_int("truncation", truncation, minimum=1)
+    detach = check_bool("detach", detach)
+    values = check_mapping("values", values, ("inputs", "targets", "h_0"))
+    inputs = check_tensor("inputs", values["inputs"], (None, None, rnn.input_size), "(N, L, H_in)")
     batch, length, _ = inputs.shape
-    targets = check_tensor("targets", values.get("targets"), (batch, length, rnn.hidden_size), "(N, L, H)")
-    h_0 = check_tensor("h_0", values.get("h_0"), (1, batch, rnn.hidden_size), "(1, N, H)")
+    targets = check_tensor("targets", values["targets"], (batch, length, rnn.hidden_size), "(N, L, H)")
+    h_0 = check_tensor("h_0", values["h_0"], (1, batch, rnn.hidden_size), "(1, N, H)")
+    check_same_dtype(
+        inputs=inputs, targets=targets, h_0=h_0, weight_hh_l0=dict(rnn.named_parameters())["weight_hh_l0"]
+    )
     rnn.zero_grad()
     start = h_0.detach().clone().requires_grad_()  # (1, N, H)
     state = start
@@ -87,7 +92,12 @@ def chunked_autograd_gradients(
         hidden_state_loss(output, targets[:, chunk]).backward()
         if detach:
             state = state.detach()  # carry the value, cut the graph
-    grads = {name: p.grad.detach().clone() for name, p in rnn.named_parameters()}
-    grads["h_0"] = start.grad.detach().clone()
+    grads = {name: _grad(p) for name, p in rnn.named_parameters()}
+    grads["h_0"] = _grad(start)
     rnn.zero_grad()
     return grads
+
+
+def _grad(leaf: torch.Tensor) -> torch.Tensor:
+    assert leaf.grad is not None  # every leaf reaches the loss
+    return leaf.grad.detach().clone()

@@ -17,7 +17,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from ._validate import check_tensor
+from ._validate import check_instance, check_same_dtype, check_tensor
 from .layers import gru_cell, lstm_cell, rnn_cell
 
 __all__ = ["autograd_state_gradient_norms", "state_gradient_norms"]
@@ -43,7 +43,7 @@ def state_gradient_norms(weight_hh: torch.Tensor, hidden: torch.Tensor) -> torch
     Raises
     ------
     TypeError, ValueError
-        If an argument is not a floating tensor of the shape above.
+        If an argument is not a floating tensor of the shape above, or the dtypes differ.
 
     Notes
     -----
@@ -60,6 +60,7 @@ def state_gradient_norms(weight_hh: torch.Tensor, hidden: torch.Tensor) -> torch
     size = weight_hh.shape[0]
     check_tensor("weight_hh", weight_hh, (size, size), "(H, H)")
     check_tensor("hidden", hidden, (None, size), "(T, H)")
+    check_same_dtype(weight_hh=weight_hh, hidden=hidden)
     product = torch.eye(size, dtype=weight_hh.dtype)  # dh_T/dh_T
     norms = [torch.linalg.matrix_norm(product, ord=2)]
     for h_k in reversed(hidden):  # k = T, T-1, ..., 1
@@ -68,7 +69,9 @@ def state_gradient_norms(weight_hh: torch.Tensor, hidden: torch.Tensor) -> torch
     return torch.stack(norms)  # (T + 1,)
 
 
-def autograd_state_gradient_norms(module: nn.Module, input: torch.Tensor, h_0=None) -> torch.Tensor:
+def autograd_state_gradient_norms(
+    module: nn.RNNBase, input: torch.Tensor, h_0: torch.Tensor | None = None
+) -> torch.Tensor:
     r"""Spectral norms of :math:`\partial h_T / \partial h_t` by autograd, for a one-layer RNN, LSTM or GRU.
 
     The sequence is run step by step with :func:`rnndoc.layers.rnn_cell`, ``lstm_cell`` or
@@ -94,10 +97,11 @@ def autograd_state_gradient_norms(module: nn.Module, input: torch.Tensor, h_0=No
     Raises
     ------
     TypeError
-        If ``module`` is not an ``nn.RNN``, ``nn.LSTM`` or ``nn.GRU``.
+        If ``module`` is not an ``nn.RNN``, ``nn.LSTM`` or ``nn.GRU``, ``input`` or ``h_0``
+        is not a floating tensor, or the dtypes of ``input``, ``h_0`` and the module differ.
     ValueError
         If it has more than one layer, two directions or a projection, or ``input`` is not
-        (T, H_in).
+        (T, H_in), or ``h_0`` not (H,).
 
     Examples
     --------
@@ -107,14 +111,15 @@ def autograd_state_gradient_norms(module: nn.Module, input: torch.Tensor, h_0=No
     >>> autograd_state_gradient_norms(rnn, torch.zeros(4, 2, dtype=torch.float64)).shape
     torch.Size([5])
     """
-    if not isinstance(module, nn.RNN | nn.LSTM | nn.GRU):
-        raise TypeError(f"module must be an nn.RNN, nn.LSTM or nn.GRU, got {type(module).__name__}")
-    if module.num_layers != 1 or module.bidirectional or getattr(module, "proj_size", 0):
+    check_instance("module", module, (nn.RNN, nn.LSTM, nn.GRU), "an nn.RNN, nn.LSTM or nn.GRU")
+    proj_size: int = getattr(module, "proj_size", 0)  # absent on modules pickled by an old torch
+    if module.num_layers != 1 or module.bidirectional or proj_size:
         raise ValueError("module must have one layer, one direction and no projection")
     check_tensor("input", input, (None, module.input_size), "(T, H_in)")
     weights = [getattr(module, f"{n}_l0", None) for n in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")]
     size = module.hidden_size
     h = input.new_zeros(size) if h_0 is None else check_tensor("h_0", h_0, (size,), "(H,)")
+    check_same_dtype(input=input, h_0=h, weight_hh_l0=dict(module.named_parameters())["weight_hh_l0"])
     c = input.new_zeros(size)
 
     def step(x_t, h, c):

@@ -12,7 +12,8 @@ comparison                atol      why
                                     O(1e-16 / eps) round-off, eps = 1e-6
 ========================  ========  ==================================================
 
-Every comparison uses ``rtol=0``: the error is bounded in absolute terms.
+Every comparison uses ``rtol=0``: the error is bounded in absolute terms
+(:func:`assert_close`, :func:`max_abs_difference`, from :mod:`rnndoc.compare`).
 :data:`TOLERANCES` says which bound each check of the hand-set network meets;
 :func:`handset_gaps` measures the checks from the witnesses' raw results and :func:`judge`
 holds each against its tolerance. The command line and the chapters read the same.
@@ -25,7 +26,10 @@ from collections.abc import Mapping
 import torch
 
 from . import handset
-from .bptt import hidden_state_loss
+from ._validate import check_array, check_float, check_instance, check_mapping, check_str, check_tensor
+from .compare import assert_close, max_abs_difference
+from .loss import hidden_state_loss
+from .witnesses import Forward
 
 __all__ = [
     "EXACT_ATOL",
@@ -49,89 +53,6 @@ FORWARD_ATOL = 1e-14
 EXACT_ATOL = 1e-13
 #: Central differences at ``FINITE_DIFF_EPS``: truncation O(eps^2) plus round-off O(1e-16/eps).
 FINITE_DIFF_ATOL = 1e-7
-
-
-def _as_tensor(name: str, value: object) -> torch.Tensor:
-    try:
-        tensor = torch.as_tensor(value, dtype=torch.float64)
-    except (TypeError, ValueError, RuntimeError) as error:
-        raise TypeError(f"{name} must be a tensor or nested list of numbers: {error}") from None
-    return tensor.detach()
-
-
-def max_abs_difference(actual: object, expected: object) -> float:
-    """The largest absolute entry-wise difference, as a Python float.
-
-    Parameters
-    ----------
-    actual, expected : Tensor or nested sequence of float, same shape (any)
-        Compared in float64.
-
-    Returns
-    -------
-    float
-
-    Raises
-    ------
-    TypeError
-        If an argument cannot be read as numbers.
-    ValueError
-        If the shapes differ, naming both.
-
-    Examples
-    --------
-    >>> from rnndoc.verdict import max_abs_difference
-    >>> max_abs_difference([1.0, 2.0], [1.0, 2.5])
-    0.5
-    """
-    a, b = _as_tensor("actual", actual), _as_tensor("expected", expected)
-    if a.shape != b.shape:
-        raise ValueError(
-            f"actual and expected must have the same shape, got {tuple(a.shape)} and {tuple(b.shape)}"
-        )
-    return float((a - b).abs().max()) if a.numel() else 0.0
-
-
-def assert_close(actual: object, expected: object, atol: float, what: str = "values") -> float:
-    """Assert ``|actual - expected| <= atol`` entry-wise (``rtol=0``) and return the largest gap.
-
-    Parameters
-    ----------
-    actual, expected : Tensor or nested sequence of float, same shape (any)
-    atol : float
-        One of :data:`rnndoc.verdict.FLOAT64_ATOL`, :data:`rnndoc.verdict.EXACT_ATOL`,
-        :data:`rnndoc.verdict.FINITE_DIFF_ATOL`, or tighter.
-    what : str
-        Named in the failure message.
-
-    Returns
-    -------
-    float
-        :func:`max_abs_difference` of the two, for the book to glue.
-
-    Raises
-    ------
-    AssertionError
-        If a difference exceeds ``atol``; the message names ``what``, the gap and ``atol``.
-    ValueError
-        If the shapes differ, or ``atol`` is negative or not a number.
-
-    Examples
-    --------
-    >>> from rnndoc.verdict import assert_close
-    >>> assert_close([0.1 + 0.2], [0.3], atol=1e-15)
-    5.551115123125783e-17
-    >>> assert_close([1.0], [1.1], atol=1e-12, what="h_n")
-    Traceback (most recent call last):
-    ...
-    AssertionError: h_n: max |difference| 0.10000000000000009 exceeds atol 1e-12
-    """
-    if isinstance(atol, bool) or not isinstance(atol, int | float) or not 0 <= atol < float("inf"):
-        raise ValueError(f"atol must be a non-negative finite number, got {atol!r}")
-    gap = max_abs_difference(actual, expected)
-    if not gap <= atol:  # also catches NaN
-        raise AssertionError(f"{what}: max |difference| {gap!r} exceeds atol {atol!r}")
-    return gap
 
 
 #: The checks that compare a gradient witness with sympy's exact gradients (the reference).
@@ -166,6 +87,8 @@ def gradient_gaps(
 
     Raises
     ------
+    TypeError
+        If ``gradients`` or an entry is not a mapping, or a value cannot be read as numbers.
     ValueError
         If ``reference`` is missing, or a witness lacks a parameter the reference has.
 
@@ -175,21 +98,31 @@ def gradient_gaps(
     >>> gradient_gaps({"sympy": {"w": [1.0, 2.0]}, "guess": {"w": [1.0, 2.5]}})
     {'guess': 0.5}
     """
+    reference = check_str("reference", reference)
+    gradients = check_mapping("gradients", gradients)
     if reference not in gradients:
-        raise ValueError(f"gradients must hold the reference witness {reference!r}, got {sorted(gradients)}")
-    exact = gradients[reference]
+        raise ValueError(
+            f"reference {reference!r} is not a witness of gradients ({', '.join(map(str, gradients))})"
+        )
+    exact = check_mapping(f"gradients[{reference!r}]", gradients[reference])
     gaps = {}
     for witness, values in gradients.items():
         if witness == reference:
             continue
-        missing = [name for name in exact if name not in values]
-        if missing:
-            raise ValueError(f"gradients[{witness!r}] is missing {', '.join(missing)}")
-        gaps[witness] = max(max_abs_difference(values[name], exact[name]) for name in exact)
+        check_mapping(f"gradients[{witness!r}]", values, exact)
+        gaps[witness] = max(
+            max_abs_difference(
+                check_array(f"gradients[{witness!r}][{name!r}]", values[name]),
+                check_array(f"gradients[{reference!r}][{name!r}]", exact[name]),
+            )
+            for name in exact
+        )
     return gaps
 
 
-def handset_gaps(gradients, forward, loss, split) -> dict[str, float]:
+def handset_gaps(
+    gradients: Mapping[str, Mapping[str, object]], forward: Forward, loss: object, split: torch.Tensor
+) -> dict[str, float]:
     """The hand-set network's checks, measured: one largest gap per entry of :data:`TOLERANCES`.
 
     Parameters
@@ -208,6 +141,12 @@ def handset_gaps(gradients, forward, loss, split) -> dict[str, float]:
     dict of str to float
         Keys as :data:`TOLERANCES`, in its order.
 
+    Raises
+    ------
+    TypeError, ValueError
+        If an argument is not of the kind above (the message names it), or the gradients
+        lack ``"sympy"`` or a parameter.
+
     Examples
     --------
     >>> from rnndoc import handset, witnesses
@@ -218,10 +157,13 @@ def handset_gaps(gradients, forward, loss, split) -> dict[str, float]:
     >>> sorted(gaps), gaps["forward"] < 1e-14
     (['bptt', 'forward', 'loss', 'weight_hh_split'], True)
     """
+    check_instance("forward", forward, Forward, "an rnndoc.witnesses.Forward")
+    loss = check_float("loss", loss)
+    split = check_tensor("split", split, (None, None, None, None), "(L, L, H, H)")
     gaps = gradient_gaps(gradients)
     targets = handset.tensors()["targets"]  # (1, L, H)
     gaps["forward"] = max_abs_difference(forward.output[0], forward.hidden)
-    gaps["loss"] = max_abs_difference(hidden_state_loss(forward.output, targets), float(loss))
+    gaps["loss"] = max_abs_difference(hidden_state_loss(forward.output, targets), loss)
     gaps["weight_hh_split"] = max_abs_difference(split.sum((0, 1)), gradients["sympy"]["weight_hh_l0"])
     return gaps
 
@@ -242,8 +184,10 @@ def judge(gaps: Mapping[str, float]) -> dict[str, dict]:
 
     Raises
     ------
+    TypeError
+        If ``gaps`` is not a mapping, or a gap not a number.
     ValueError
-        If a check has no tolerance in the table.
+        If a check has no tolerance in the table, or a gap is negative.
 
     Examples
     --------
@@ -251,13 +195,15 @@ def judge(gaps: Mapping[str, float]) -> dict[str, dict]:
     >>> judge({"loss": 2e-17, "finite_difference": 1e-3})["finite_difference"]["passed"]
     False
     """
+    gaps = check_mapping("gaps", gaps)
     unknown = [name for name in gaps if name not in TOLERANCES]
     if unknown:
         raise ValueError(
             f"gaps has checks without a tolerance: {', '.join(unknown)}; known: {', '.join(TOLERANCES)}"
         )
     checks = {}
-    for name, gap in gaps.items():
+    for name, value in gaps.items():
+        gap = check_float(f"gaps[{name!r}]", value, minimum=0, finite=False)  # NaN and inf fail below
         atol = TOLERANCES[name]
         key = "max_abs_difference_to_sympy" if name in GRADIENT_CHECKS else "max_abs_difference"
         checks[name] = {key: gap, "atol": atol, "passed": gap <= atol}

@@ -22,6 +22,7 @@ import sympy
 import torch
 
 from . import handset
+from ._validate import check_int
 from .bptt import bptt_gradients
 from .finite_differences import finite_difference_gradients, handset_loss
 from .reference import handset_forward
@@ -99,10 +100,11 @@ def autograd_gradients() -> dict[str, torch.Tensor]:
     """
     rnn, h_0 = handset.make_rnn()
     h_0.requires_grad_()  # (1, 1, H)
-    handset_loss(rnn, {}, h_0).backward()
-    grads = {name: p.grad.detach() for name, p in rnn.named_parameters()}
-    grads["h_0"] = h_0.grad.detach()
-    return {name: grads[name] for name in handset.PARAMETER_NAMES}
+    leaves = dict(rnn.named_parameters()) | {"h_0": h_0}
+    grads = torch.autograd.grad(
+        handset_loss(rnn, {}, h_0), [leaves[name] for name in handset.PARAMETER_NAMES]
+    )
+    return dict(zip(handset.PARAMETER_NAMES, grads, strict=True))
 
 
 def bptt_handset_gradients() -> dict[str, torch.Tensor]:
@@ -122,13 +124,10 @@ def bptt_handset_gradients() -> dict[str, torch.Tensor]:
     return bptt_gradients(handset.tensors()).gradients
 
 
-def _check_digits(digits: object) -> None:
+def _check_digits(digits: object) -> int:
     # float64 needs 17 significant digits to round correctly; fewer would return a
     # value that only looks exact.
-    if isinstance(digits, bool) or not isinstance(digits, int):
-        raise TypeError(f"digits must be an int, got {type(digits).__name__}")
-    if digits < 17:
-        raise ValueError(f"digits must be at least 17 (float64 needs 17 to round once), got {digits}")
+    return check_int("digits", digits, minimum=17)
 
 
 @functools.cache
@@ -169,7 +168,7 @@ def sympy_gradients(digits: int = 50) -> dict[str, torch.Tensor]:
     >>> round(sympy_gradients()["bias_hh_l0"][0].item(), 12)
     0.73283966584
     """
-    _check_digits(digits)
+    digits = _check_digits(digits)
     net, at = _symbolic_handset()
     like = handset.tensors()
     return {
@@ -201,7 +200,7 @@ def exact_loss(digits: int = 50) -> sympy.Float:
     >>> exact_loss(20)
     0.094816267350151306784
     """
-    _check_digits(digits)
+    digits = _check_digits(digits)
     net, at = _symbolic_handset()
     return evaluate(net.loss, digits, subs=at)
 

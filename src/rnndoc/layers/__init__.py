@@ -6,9 +6,11 @@ grad_hx)`` the gradients autograd gives through it. The modules, lowest first:
 :mod:`~rnndoc.layers.shared` (the input projection, the argument checks);
 :mod:`~rnndoc.layers.rnn`, :mod:`~rnndoc.layers.lstm`, :mod:`~rnndoc.layers.gru` (each
 kind's step and its backward side by side, and its cell); :mod:`~rnndoc.layers.stack` (the
-sweeps over layers, directions and time); :mod:`~rnndoc.layers.layer` (one tanh layer);
-:mod:`~rnndoc.layers.modules` and :mod:`~rnndoc.layers.dispatch` (reading a ``torch.nn``
-module and its arguments; ``forward``, ``backward``).
+sweeps over layers, directions and time, with :mod:`~rnndoc.layers.stack_arguments`, their
+checks); :mod:`~rnndoc.layers.layer` (one tanh layer); :mod:`~rnndoc.layers.modules`,
+:mod:`~rnndoc.layers.effective`, :mod:`~rnndoc.layers.packed` and
+:mod:`~rnndoc.layers.dispatch` (reading a ``torch.nn`` module, its weights and its
+arguments; ``forward``, ``backward``).
 """
 
 from .dispatch import backward, forward

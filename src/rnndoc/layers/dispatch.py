@@ -14,6 +14,7 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import PackedSequence, pad_packed_sequence
 
+from .effective import check_no_backward_hooks
 from .modules import Call, caller_gradients, caller_output, read_call
 from .stack import run_layers, run_layers_backward
 
@@ -36,7 +37,10 @@ def forward(module: nn.Module, input, hx=None):
     ``nn.GRUCell``, batched or not. Inter-layer dropout: none in eval mode; in training
     mode with ``dropout > 0`` it refuses (it cannot reproduce torch's random masks). It reads
     what torch reads: ``nn.RNN``'s ``mode`` (not ``nonlinearity``), ``nn.RNNCell``'s
-    ``nonlinearity``, the weights as the module computes with them (pruned or parametrized).
+    ``nonlinearity``, the weights as the module computes with them (parametrized, or pruned:
+    ``weight_orig * weight_mask``, as the pruning hook recomputes it on every call). A module
+    whose call would run more than its class's equations (forward hooks, an overridden
+    ``forward``) is refused.
 
     Parameters
     ----------
@@ -63,12 +67,14 @@ def forward(module: nn.Module, input, hx=None):
     ------
     TypeError
         If ``module`` is not one of the recurrent modules above or is complex, the input or
-        state is not a floating tensor of the module's dtype, or an LSTM state is not a pair.
+        state is not a floating tensor of the module's dtype, an LSTM state is not a pair,
+        or the module has forward hooks or overrides ``forward``.
     ValueError
         If a shape disagrees (the message names the argument, the expected shape with its
         axis names, and the actual one), a tensor is on another device than ``input`` (the
-        message names both devices), a packed input is empty, ``mode``/``nonlinearity`` is
-        unknown, or dropout would be applied in training mode.
+        message names both devices), a packed input is empty or malformed (the message names
+        its field), ``mode``/``nonlinearity`` is unknown, or dropout would be applied in
+        training mode.
 
     Notes
     -----
@@ -112,9 +118,14 @@ def _gradient(name: str, value, like):
     if isinstance(like, PackedSequence):
         if value is None:
             return like.data.new_zeros(like.data.shape)  # (sum len, D*H_out)
-        if not isinstance(value, PackedSequence) or not torch.equal(value.batch_sizes, like.batch_sizes):
+        if not isinstance(value, PackedSequence):
             raise TypeError(
                 f"{name} must be a PackedSequence packed like the input, got {type(value).__name__}"
+            )
+        if not torch.equal(value.batch_sizes, like.batch_sizes):
+            raise ValueError(
+                f"{name}.batch_sizes must be {like.batch_sizes.tolist()} (the input's), "
+                f"got {value.batch_sizes.tolist()}"
             )
         return _check_like(f"{name}.data", value.data, like.data)
     if isinstance(like, tuple):
@@ -165,14 +176,16 @@ def backward(module: nn.Module, input, hx=None, grad_output=None, grad_hx=None) 
         the cells' ``weight_ih``, ...), shaped like it. For a plain module these are the
         names of ``module.named_parameters()``; for a pruned or parametrized module they are
         the effective weights' (``weight_hh_l0``, not ``weight_hh_l0_orig``): chaining
-        through the parametrization is left to the caller.
+        through the parametrization is left to the caller. A tensor used under two names
+        (tied weights) gets, under each, the sum over its uses, as autograd gives it.
 
     Raises
     ------
     TypeError, ValueError
         As :func:`forward`; and if both gradients are None, a gradient is not shaped, typed
         or placed like what it is the gradient of (the message names ``grad_output`` or
-        ``grad_hx``, the expected and the actual shape), or a cell is given ``grad_hx``.
+        ``grad_hx``, the expected and the actual shape), a cell is given ``grad_hx``, or
+        the module has backward hooks (they change what autograd returns).
 
     Notes
     -----
@@ -194,6 +207,7 @@ def backward(module: nn.Module, input, hx=None, grad_output=None, grad_hx=None) 
     True
     """
     call = read_call(module, input, hx)
+    check_no_backward_hooks(module)
     cell = call.form in ("cell", "unbatched_cell")
     if grad_output is None and grad_hx is None:
         raise ValueError("grad_output and grad_hx are both None: give the gradient of at least one")
@@ -205,7 +219,7 @@ def backward(module: nn.Module, input, hx=None, grad_output=None, grad_hx=None) 
 
 def _backward(call: Call, grad_output, grad_hx) -> dict:
     cell = call.form in ("cell", "unbatched_cell")
-    tape = []
+    tape: list = []
     output, h_n, c_n = _run(call, tape)  # (L, N, D*H_out), (lD, N, H_out), (lD, N, H)
     returned = caller_output(call, output, h_n, c_n)
     if cell:  # the cell's return is its final state

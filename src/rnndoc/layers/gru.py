@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import torch
 
+from .._validate import check_bool, check_tensor
 from .shared import _check_saved, _saved_labels, check_cell_arguments, check_shapes, input_projection
 
 __all__ = ["gru_bias_hn", "gru_cell", "gru_step", "gru_step_backward"]
@@ -25,6 +26,11 @@ def gru_bias_hn(bias_hh: torch.Tensor | None) -> torch.Tensor | None:
     -------
     Tensor, shape (H,), or None without biases
 
+    Raises
+    ------
+    TypeError, ValueError
+        If ``bias_hh`` is not a floating tensor of shape (3H,).
+
     Examples
     --------
     >>> import torch
@@ -32,7 +38,12 @@ def gru_bias_hn(bias_hh: torch.Tensor | None) -> torch.Tensor | None:
     >>> gru_bias_hn(torch.arange(6.0))
     tensor([4., 5.])
     """
-    return None if bias_hh is None else bias_hh[2 * (bias_hh.shape[0] // 3) :]
+    if bias_hh is None:
+        return None
+    rows = check_tensor("bias_hh", bias_hh, (None,), "(3H,)").shape[0]
+    if rows % 3:
+        raise ValueError(f"bias_hh must have shape (3H,), got {tuple(bias_hh.shape)}")
+    return bias_hh[2 * (rows // 3) :]
 
 
 def gru_step(
@@ -89,7 +100,7 @@ def gru_step(
     >>> h
     tensor([[0.5000, 0.5000]])
     """
-    if check:
+    if check_bool("check", check):
         check_shapes(
             x_part=(x_part, "N,3H"), h=(h, "N,H"), weight_hh=(weight_hh, "3H,H"), bias_hn=(bias_hn, "H")
         )
@@ -161,7 +172,7 @@ def gru_step_backward(
     >>> dh  # only the direct path z * dh' remains when W_hh = 0: z = 1/2
     tensor([[0.5000, 0.5000]])
     """
-    if check:
+    if check_bool("check", check):
         _check_saved(saved, ("h", "r", "z", "n", "hh_n"), "gru_step")
         check_shapes(
             dh_next=(dh_next, "N,H"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import torch
 
-from .._validate import check_same_dtype, check_tensor
+from .._validate import check_bool, check_same_dtype, check_tensor
 from .shared import (
     _as_batch,
     _check_saved,
@@ -89,7 +89,7 @@ def lstm_step(
     >>> c  # f = sigmoid(0) = 1/2 keeps half of c; g = tanh(0) = 0 adds nothing
     tensor([[0.5000, 0.5000]])
     """
-    if check:
+    if check_bool("check", check):
         _check(x_part=(x_part, "N,4H"), h=(h, "N,H_out"), c=(c, "N,H"), weight_hh=(weight_hh, "4H,H_out"),
                weight_hr=(weight_hr, "H_out,H"))  # fmt: skip
     hidden_size = c.shape[1]
@@ -175,7 +175,7 @@ def lstm_step_backward(
     >>> dc  # dc'/dc = f = 1/2
     tensor([[0.5000, 0.5000]])
     """
-    if check:
+    if check_bool("check", check):
         _check_saved(saved, _SAVED, "lstm_step")
         _check(dh_next=(dh_next, "N,H_out"), dc_next=(dc_next, "N,H"), weight_hh=(weight_hh, "4H,H_out"),
                weight_hr=(weight_hr, "H_out,H"), **_saved_labels(saved, _SAVED))  # fmt: skip
@@ -260,12 +260,14 @@ def lstm_cell(
     x, h2, unbatched, hidden_size = check_cell_arguments(
         input, h, weight_ih, weight_hh, bias_ih, bias_hh, 4, out_size
     )
-    c2 = _as_batch("c", c, hidden_size, unbatched, "H")  # (N, H)
+    c2 = _as_batch("hx[1] (c)", c, hidden_size, unbatched, "H")  # (N, H)
+    check_same_dtype(input=x, **{"hx[1] (c)": c2}, **({} if weight_hr is None else {"weight_hr": weight_hr}))
+    check_devices("input", x, **{"hx[1] (c)": c2}, weight_hr=weight_hr)
     _check(
-        h=(h2, "N,H_out"), c=(c2, "N,H"), weight_hh=(weight_hh, "4H,H_out"), weight_hr=(weight_hr, "H_out,H")
+        **{"hx[0] (h)": (h2, "N,H_out"), "hx[1] (c)": (c2, "N,H")},
+        weight_hh=(weight_hh, "4H,H_out"),
+        weight_hr=(weight_hr, "H_out,H"),
     )
-    check_same_dtype(input=x, c=c2, **({} if weight_hr is None else {"weight_hr": weight_hr}))
-    check_devices("input", x, c=c2, weight_hr=weight_hr)
     x_part = input_projection(x, weight_ih, bias_ih, bias_hh, "LSTM")  # (N, 4H)
     h_next, c_next, _ = lstm_step(x_part, h2, c2, weight_hh, weight_hr)  # (N, H_out), (N, H)
     return (h_next.squeeze(0), c_next.squeeze(0)) if unbatched else (h_next, c_next)

@@ -15,9 +15,11 @@ from torch import nn
 from torch.nn.utils.rnn import PackedSequence, pad_packed_sequence
 
 from .._validate import check_same_dtype, check_tensor
+from .effective import check_runs_as_torch_class, effective_tensor
+from .packed import check_packed, pack_like
 from .shared import check_cell_arguments, check_devices, check_real
 
-__all__ = ["Call", "caller_gradients", "caller_output", "read_call"]
+__all__: list[str] = []  # dispatch's internals: forward and backward are the public face
 
 _LAYERS = (nn.RNN, nn.LSTM, nn.GRU)
 _CELLS = (nn.RNNCell, nn.LSTMCell, nn.GRUCell)
@@ -39,14 +41,6 @@ class Call:
     lengths: torch.Tensor | None  # (N,), packed input only
     form: str  # "cell", "unbatched", "packed", "batch_first" or "time_first"
     input: object  # the caller's input, for the packed layout
-
-
-def _tensor_attribute(module: nn.Module, name: str) -> torch.Tensor:
-    """The module's tensor ``name``, read as the module itself reads it (parametrized or pruned too)."""
-    value = getattr(module, name, None)
-    if not isinstance(value, torch.Tensor):
-        raise TypeError(f"module has no tensor {name!r} (got {type(value).__name__}); it cannot be run")
-    return value
 
 
 def _mode(module: nn.Module) -> str:
@@ -78,9 +72,7 @@ def _names(module: nn.Module) -> dict[str, str]:
 def _sequence(module: nn.Module, input, weight: torch.Tensor):
     """The layer's input as (L, N, H_in), the lengths (packed) and the caller's form."""
     if isinstance(input, PackedSequence):
-        check_tensor("input.data", input.data, (None, module.input_size), "(sum of lengths, H_in)")
-        if input.batch_sizes.numel() == 0:
-            raise ValueError("input is an empty PackedSequence (no time steps): pack at least one step")
+        check_packed(input, module.input_size)
         check_same_dtype(weight_ih_l0=weight, input=input.data)
         x, lengths = pad_packed_sequence(input)  # (L, N, H_in), lengths (N,), caller's batch order
         return x, lengths, "packed"
@@ -160,8 +152,9 @@ def read_call(module: nn.Module, input, hx) -> Call:
             "module must be a torch.nn.RNN, LSTM, GRU, RNNCell, LSTMCell or GRUCell, "
             f"got {type(module).__name__}"
         )
+    check_runs_as_torch_class(module, _LAYERS + _CELLS)
     mode, names = _mode(module), _names(module)
-    params = {name: _tensor_attribute(module, own) for name, own in names.items()}
+    params = {name: effective_tensor(module, own) for name, own in names.items()}
     check_real("module's weight_ih", params["weight_ih_l0"])
     if isinstance(module, _CELLS):
         return _read_cell(module, input, hx, mode, params)
@@ -220,7 +213,7 @@ def caller_output(call: Call, output: torch.Tensor, h_n: torch.Tensor, c_n: torc
             h, c = h[0], None if c is None else c[0]  # (H,)
         return (h, c) if call.mode == "LSTM" else h
     if call.form == "packed":
-        output = _pack_like(output, call.input)
+        output = pack_like(output, call.input)
     elif call.form == "unbatched":
         output, h_n = output.squeeze(1), h_n.squeeze(1)  # (L, D*H_out), (lD, H_out)
         c_n = None if c_n is None else c_n.squeeze(1)  # (lD, H)
@@ -229,19 +222,10 @@ def caller_output(call: Call, output: torch.Tensor, h_n: torch.Tensor, c_n: torc
     return (output, (h_n, c_n)) if call.mode == "LSTM" else (output, h_n)
 
 
-def _pack_like(output: torch.Tensor, packed: PackedSequence) -> PackedSequence:
-    """Pack time-first ``output`` (L, N, F), in the caller's batch order, as ``packed`` is packed."""
-    order = packed.sorted_indices if packed.sorted_indices is not None else torch.arange(output.shape[1])
-    by_length = output[:, order.to(output.device)]  # (L, N, F): longest sequence first
-    sizes = packed.batch_sizes.tolist()
-    data = torch.cat([by_length[t, :size] for t, size in enumerate(sizes)])  # (sum len, F)
-    return PackedSequence(data, packed.batch_sizes, packed.sorted_indices, packed.unsorted_indices)
-
-
 def caller_gradients(call: Call, d_input, d_h_0, d_c_0, grads: dict) -> dict:
     """The gradients laid out as the caller's input, state and module names are."""
     if call.form == "packed":
-        d_input = _pack_like(d_input, call.input).data  # (sum len, H_in)
+        d_input = pack_like(d_input, call.input).data  # (sum len, H_in)
     elif call.form in ("unbatched", "unbatched_cell"):
         d_input, d_h_0 = d_input.squeeze(1), d_h_0.squeeze(1)  # (L, H_in), (lD, H_out)
         d_c_0 = None if d_c_0 is None else d_c_0.squeeze(1)
@@ -251,4 +235,13 @@ def caller_gradients(call: Call, d_input, d_h_0, d_c_0, grads: dict) -> dict:
         d_input, d_h_0 = d_input[0], d_h_0[0]  # (N, H_in), (N, H)
         d_c_0 = None if d_c_0 is None else d_c_0[0]
     d_hx = d_h_0 if call.mode != "LSTM" else (d_h_0, d_c_0)
-    return {"input": d_input, "hx": d_hx} | {call.names[name]: g for name, g in grads.items()}
+    return {"input": d_input, "hx": d_hx} | {call.names[name]: g for name, g in _tied(call, grads).items()}
+
+
+def _tied(call: Call, grads: dict) -> dict:
+    """A tensor used under several names (tied weights) gets, under each, the sum over its uses."""
+    total: dict[int, torch.Tensor] = {}
+    for name, g in grads.items():
+        key = id(call.params[name])
+        total[key] = g if key not in total else total[key] + g
+    return {name: total[id(call.params[name])] for name in grads}

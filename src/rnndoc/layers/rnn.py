@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import torch
 
+from .._validate import check_bool, check_choice
 from .shared import check_cell_arguments, check_shapes, input_projection
 
 __all__ = ["rnn_cell", "rnn_step", "rnn_step_backward"]
@@ -17,8 +18,7 @@ _ACTIVATIONS = {"tanh": torch.tanh, "relu": torch.relu}
 
 
 def _check_nonlinearity(nonlinearity: object) -> None:
-    if not isinstance(nonlinearity, str) or nonlinearity not in _ACTIVATIONS:
-        raise ValueError(f"nonlinearity must be 'tanh' or 'relu', got {nonlinearity!r}")
+    check_choice("nonlinearity", nonlinearity, _ACTIVATIONS)
 
 
 def rnn_step(
@@ -49,8 +49,8 @@ def rnn_step(
 
     Notes
     -----
-    Shapes are checked (a ``ValueError`` names the argument); dtypes may mix as autocast
-    mixes them. PyTorch's ``torch.nn.RNNCell`` documentation; Elman (1990).
+    Shapes, devices and dtypes are checked (the error names the argument); dtypes may mix
+    only under ``torch.autocast``, which casts them. PyTorch's ``torch.nn.RNNCell`` documentation; Elman (1990).
 
     Examples
     --------
@@ -59,7 +59,7 @@ def rnn_step(
     >>> rnn_step(torch.zeros(1, 2), torch.ones(1, 2), torch.eye(2), "relu")
     tensor([[1., 1.]])
     """
-    if check:
+    if check_bool("check", check):
         _check_nonlinearity(nonlinearity)
         check_shapes(x_part=(x_part, "N,H"), h=(h, "N,H"), weight_hh=(weight_hh, "H,H"))
     return _ACTIVATIONS[nonlinearity](torch.addmm(x_part, h, weight_hh.T))  # (N, H)
@@ -123,7 +123,7 @@ def rnn_step_backward(
     >>> delta, dh  # tanh'(0) = 1, then through W_hh = 2 I
     (tensor([[1., 1.]]), tensor([[2., 2.]]))
     """
-    if check:
+    if check_bool("check", check):
         _check_nonlinearity(nonlinearity)
         check_shapes(dh_next=(dh_next, "N,H"), h_next=(h_next, "N,H"), weight_hh=(weight_hh, "H,H"))
     slope = 1 - h_next * h_next if nonlinearity == "tanh" else (h_next > 0).to(h_next.dtype)  # (N, H)

@@ -11,9 +11,12 @@ import re
 
 import torch
 
-from .._validate import check_same_dtype, check_tensor
+from .._validate import check_choice, check_same_dtype, check_tensor
 
 __all__ = ["input_projection"]
+
+#: The modes torch's recurrent layers dispatch on.
+MODES = ("RNN_TANH", "RNN_RELU", "LSTM", "GRU")
 
 
 def input_projection(x: torch.Tensor, weight_ih: torch.Tensor, bias_ih, bias_hh, mode: str) -> torch.Tensor:
@@ -54,8 +57,7 @@ def input_projection(x: torch.Tensor, weight_ih: torch.Tensor, bias_ih, bias_hh,
     >>> input_projection(torch.ones(5, 2, 3), torch.ones(6, 3), None, torch.ones(6), "GRU")[0, 0]
     tensor([4., 4., 4., 4., 3., 3.])
     """
-    if mode not in ("RNN_TANH", "RNN_RELU", "LSTM", "GRU"):
-        raise ValueError(f"mode must be 'RNN_TANH', 'RNN_RELU', 'LSTM' or 'GRU', got {mode!r}")
+    check_choice("mode", mode, MODES)
     if not isinstance(x, torch.Tensor) or x.dim() < 1:
         raise TypeError(f"x must be a torch.Tensor of shape (..., H_in), got {type(x).__name__}")
     h_in = x.shape[-1]
@@ -63,11 +65,12 @@ def input_projection(x: torch.Tensor, weight_ih: torch.Tensor, bias_ih, bias_hh,
         raise ValueError(
             f"x must have shape (..., H_in) with H_in = {weight_ih.shape[1]} (weight_ih's), got {tuple(x.shape)}"
         )
+    gates = {"LSTM": 4, "GRU": 3}.get(mode, 1)  # the gate blocks of weight_ih
     check_shapes(
-        x=(x.reshape(-1, h_in), "M,H_in"),
-        weight_ih=(weight_ih, "GH,H_in"),
-        bias_ih=(bias_ih, "GH"),
-        bias_hh=(bias_hh, "GH"),
+        x=(x.reshape(-1, h_in) if x.numel() else x.new_zeros(0, h_in), "M,H_in"),
+        weight_ih=(weight_ih, f"{gates}H,H_in"),
+        bias_ih=(bias_ih, f"{gates}H"),
+        bias_hh=(bias_hh, f"{gates}H"),
     )
     if mode == "GRU" and bias_hh is not None:  # b_hn stays inside r * (h W_hn^T + b_hn)
         bias_hh = torch.cat(
@@ -94,30 +97,40 @@ def check_shapes(**named: tuple[object, str]) -> dict[str, int]:
         if value is None:
             continue
         axes = _axes(labels)
-        if not isinstance(value, torch.Tensor) or not value.is_floating_point() or value.dim() != len(axes):
-            check_tensor(name, value, (None,) * len(axes), f"({labels.replace(',', ', ')})")  # raises
-        for (factor, symbol), size in zip(axes, value.shape, strict=True):
+        tensor = check_tensor(name, value, (None,) * len(axes), f"({labels.replace(',', ', ')})")
+        for (factor, symbol), size in zip(axes, tensor.shape, strict=True):
             expected = sizes.setdefault(symbol, size // factor)
             if size != factor * expected:
                 known = {symbol: sizes[symbol] for _, symbol in axes if symbol in sizes}
                 raise ValueError(
-                    f"{name} must have shape ({labels.replace(',', ', ')}) with {known}, got {tuple(value.shape)}"
+                    f"{name} must have shape ({labels.replace(',', ', ')}) with {known}, got {tuple(tensor.shape)}"
                 )
+    _check_alike({name: value for name, (value, _) in named.items() if value is not None})
     return sizes
+
+
+def _check_alike(tensors: dict[str, torch.Tensor]) -> None:
+    """One device (else ``ValueError``) and one dtype (else ``TypeError``), unless autocast mixes dtypes."""
+    (first, reference), *_ = tensors.items()
+    check_devices(first, reference, **tensors)
+    device = reference.device.type
+    if not (torch.amp.is_autocast_available(device) and torch.is_autocast_enabled(device)):
+        check_same_dtype(**tensors)
 
 
 @functools.cache
 def _axes(labels: str) -> tuple[tuple[int, str], ...]:
     """``"N,4H"`` -> ((1, "N"), (4, "H")): each axis's multiple of its symbol."""
-    pairs = (re.fullmatch(r"(\d*)(\w+)", axis.strip()).groups() for axis in labels.split(","))
-    return tuple((int(digits or 1), symbol) for digits, symbol in pairs)
+    pairs = [re.fullmatch(r"(\d*)(\w+)", axis.strip()) for axis in labels.split(",")]
+    return tuple((int(pair[1] or 1), pair[2]) for pair in pairs if pair is not None)
 
 
 def _check_saved(saved: object, names: tuple[str, ...], step: str) -> None:
-    if not (isinstance(saved, tuple | list) and len(saved) == len(names)):
-        raise TypeError(
-            f"saved must be the tuple ({', '.join(names)}) {step} returned, got {type(saved).__name__}"
-        )
+    expected = f"the tuple ({', '.join(names)}) {step} returned"
+    if not isinstance(saved, tuple | list):
+        raise TypeError(f"saved must be {expected}, got {type(saved).__name__}")
+    if len(saved) != len(names):
+        raise ValueError(f"saved must be {expected}, got {len(saved)} entries")
 
 
 def _saved_labels(saved, names: tuple[str, ...]) -> dict:
@@ -184,31 +197,3 @@ def check_cell_arguments(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gate
     check_same_dtype(**tensors)
     check_devices("input", x, **tensors)
     return x, h, unbatched, hidden_size
-
-
-def check_stack_arguments(input, h_0, c_0, params, mode, num_layers, bidirectional) -> None:
-    """Check :func:`rnndoc.layers.stack.run_layers`'s arguments; each error names the argument."""
-    if mode not in ("RNN_TANH", "RNN_RELU", "LSTM", "GRU"):
-        raise ValueError(f"mode must be 'RNN_TANH', 'RNN_RELU', 'LSTM' or 'GRU', got {mode!r}")
-    if isinstance(num_layers, bool) or not isinstance(num_layers, int):
-        raise TypeError(f"num_layers must be an int, got {type(num_layers).__name__}")
-    if num_layers < 1:
-        raise ValueError(f"num_layers must be at least 1, got {num_layers}")
-    if not isinstance(bidirectional, bool):
-        raise TypeError(f"bidirectional must be a bool, got {type(bidirectional).__name__}")
-    if not isinstance(params, dict):
-        raise TypeError(f"params must be a dict of PyTorch's weight names, got {type(params).__name__}")
-    stacked = num_layers * (2 if bidirectional else 1)
-    sizes = check_shapes(input=(input, "L,N,H_in"), h_0=(h_0, "S,N,H_out"), c_0=(c_0, "S,N,H"))
-    if sizes["S"] != stacked:
-        raise ValueError(f"h_0 must have D * num_layers = {stacked} rows, got {tuple(h_0.shape)}")
-    if (mode == "LSTM") != (c_0 is not None):
-        raise ValueError(f"c_0 must be given for an LSTM and only then (mode={mode!r})")
-    suffixes = ["", "_reverse"] if bidirectional else [""]
-    for name in (
-        f"{kind}_l{k}{s}" for k in range(num_layers) for s in suffixes for kind in ("weight_ih", "weight_hh")
-    ):
-        if name not in params:
-            raise ValueError(f"params must hold {name!r} (PyTorch's name), got {sorted(params)}")
-        if not isinstance(params[name], torch.Tensor):
-            raise TypeError(f"params[{name!r}] must be a torch.Tensor, got {type(params[name]).__name__}")

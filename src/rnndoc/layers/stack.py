@@ -12,12 +12,16 @@ over time after the loop, one matrix product each.
 
 from __future__ import annotations
 
+from typing import Any
+
 import torch
 
+from .._validate import check_lengths
 from .gru import gru_bias_hn, gru_step, gru_step_backward
 from .lstm import lstm_step, lstm_step_backward
 from .rnn import rnn_step, rnn_step_backward
-from .shared import check_shapes, check_stack_arguments, input_projection
+from .shared import input_projection
+from .stack_arguments import check_params, check_stack_arguments, check_tape
 
 __all__ = ["run_layers", "run_layers_backward"]
 
@@ -33,6 +37,7 @@ def _weights(params: dict, layer: int, direction: int) -> tuple[str, dict]:
 def _mask(lengths: torch.Tensor | None, x: torch.Tensor) -> torch.Tensor | None:
     if lengths is None:
         return None
+    check_lengths("lengths", lengths, x.shape[1], x.shape[0])  # (N,), each in [1, L]
     steps = torch.arange(x.shape[0], device=x.device)  # (L,)
     return (steps[:, None] < lengths.to(x.device)[None, :]).unsqueeze(-1)  # (L, N, 1)
 
@@ -43,7 +48,11 @@ def _direction(x, h, c, w, mode: str, reverse: bool, mask, tape: list | None):
     x_part = input_projection(x, w["weight_ih"], w["bias_ih"], w["bias_hh"], mode)  # (L, N, G*H)
     bias_hn = gru_bias_hn(w["bias_hh"]) if mode == "GRU" else None
     w_hh, w_hr = w["weight_hh"], w["weight_hr"]  # the steps run with check=False: checked once, above
-    outputs, h_prev, saved = [None] * length, [None] * length, [None] * length
+    # filled by time index, in the direction's reading order
+    outputs: list[Any] = [None] * length
+    h_prev: list[Any] = [None] * length
+    saved: list[Any] = [None] * length
+    step_saved: Any  # what the step's backward needs: a tuple, or h' alone for the RNN
     for t in reversed(range(length)) if reverse else range(length):
         if mode == "LSTM":
             h_new, c_new, step_saved = lstm_step(x_part[t], h, c, w_hh, w_hr, check=False)  # (N, H_out)
@@ -60,7 +69,7 @@ def _direction(x, h, c, w, mode: str, reverse: bool, mask, tape: list | None):
             c = torch.where(mask[t], c_new, c) if mode == "LSTM" else c  # (N, H)
             outputs[t] = h_new * mask[t]  # (N, H_out)
     if tape is not None:
-        tape.append({"x": x, "h_prev": h_prev, "saved": saved})
+        tape.append({"mode": mode, "x": x, "h_prev": h_prev, "saved": saved})
     return torch.stack(outputs), h, c  # (L, N, H_out), (N, H_out), (N, H) or None
 
 
@@ -122,7 +131,9 @@ def run_layers(
     >>> out.shape, h_n.shape  # (L, N, D * H_out), (D * num_layers, N, H_out)
     (torch.Size([5, 2, 8]), torch.Size([4, 2, 4]))
     """
-    check_stack_arguments(input, h_0, c_0, params, mode, num_layers, bidirectional)
+    check_stack_arguments(input, h_0, c_0, params, mode, num_layers, bidirectional, lengths)
+    if tape is not None and not isinstance(tape, list):
+        raise TypeError(f"tape must be a list (run_layers fills it) or None, got {type(tape).__name__}")
     directions, mask = 2 if bidirectional else 1, _mask(lengths, input)
     x, h_n, c_n = input, [], []  # x: (L, N, H_in)
     for layer in range(num_layers):
@@ -143,7 +154,9 @@ def _direction_backward(d_out, dh, dc, w, record, mode: str, reverse: bool, mask
     """BPTT through one layer and direction; returns dL/dx (L, N, F), dL/dh_0, dL/dc_0, weight grads."""
     length, saved = d_out.shape[0], record["saved"]
     w_hh, w_hr = w["weight_hh"], w["weight_hr"]  # the steps run with check=False: checked once, above
-    deltas, deltas_hh_n, dh_steps = [None] * length, [None] * length, [None] * length
+    deltas: list[Any] = [None] * length  # filled by time index, against the forward order
+    deltas_hh_n: list[Any] = [None] * length
+    dh_steps: list[Any] = [None] * length
     for t in range(length) if reverse else reversed(range(length)):  # against the forward order
         dh_t = dh + d_out[t]  # (N, H_out): from the output at t and from the later steps
         if mode == "LSTM":
@@ -235,14 +248,13 @@ def run_layers_backward(
     >>> dx.shape, dh_0.shape, grads["weight_hh_l0"].shape  # (L, N, H_in), (D * num_layers, N, H_out)
     (torch.Size([5, 2, 3]), torch.Size([1, 2, 4]), torch.Size([4, 4]))
     """
-    if not isinstance(tape, list) or len(tape) != num_layers * (2 if bidirectional else 1):
-        raise ValueError("tape must be the list run_layers filled with the same arguments")
-    check_shapes(
-        grad_output=(grad_output, "L,N,DH"), grad_h_n=(grad_h_n, "S,N,H_out"), grad_c_n=(grad_c_n, "S,N,H")
-    )
+    check_tape(tape, grad_output, grad_h_n, grad_c_n, mode, num_layers, bidirectional)
+    check_params(params, mode, num_layers, bidirectional)
     directions, mask = 2 if bidirectional else 1, _mask(lengths, grad_output)
-    grad_h_0, grad_c_0, grads = [None] * len(tape), [None] * len(tape), {}
-    d_layer = grad_output  # (L, N, D*H_out)
+    grad_h_0: list[Any] = [None] * len(tape)  # filled by layer and direction
+    grad_c_0: list[Any] = [None] * len(tape)
+    grads: dict[str, torch.Tensor] = {}
+    d_layer: Any = grad_output  # (L, N, D*H_out), then each layer's input gradient
     for layer in reversed(range(num_layers)):
         d_below = None
         for direction, d_out in enumerate(d_layer.chunk(directions, dim=2)):  # each (L, N, H_out)
@@ -255,5 +267,5 @@ def run_layers_backward(
             d_below = dx if d_below is None else d_below + dx  # (L, N, F)
             grads |= {kind + suffix: g for kind, g in found.items()}
         d_layer = d_below
-    grad_c_0 = None if grad_c_n is None else torch.stack(grad_c_0)  # (lD, N, H)
-    return d_layer, torch.stack(grad_h_0), grad_c_0, grads  # (L, N, H_in), (lD, N, H_out)
+    c_0_grad = None if grad_c_n is None else torch.stack(grad_c_0)  # (lD, N, H)
+    return d_layer, torch.stack(grad_h_0), c_0_grad, grads  # (L, N, H_in), (lD, N, H_out)

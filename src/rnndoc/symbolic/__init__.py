@@ -4,10 +4,11 @@ One symbol factory (:func:`symbol_matrix`), one evaluation policy (:func:`evalua
 conversion to tensors (:func:`to_tensor`) serve every module here.
 """
 
-from .derivation import DeltaRule, ParameterRules, derive_delta_rule, derive_parameter_rules, textbook_delta
+from .derivation import DeltaRule, derive_delta_rule, textbook_delta
 from .evaluation import evaluate, to_tensor
 from .gradients import BPTT, bptt, check_identity, direct_gradients
 from .network import Unrolled, symbolic_parameters, symbolic_sequence, unroll
+from .parameter_rules import ParameterRules, derive_parameter_rules
 from .symbols import symbol_matrix
 
 __all__ = [

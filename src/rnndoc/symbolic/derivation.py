@@ -7,7 +7,8 @@ term :math:`\ell_t` and the next preactivation :math:`a_{t+1}` that reads
 assembles :math:`\delta_t = \partial L / \partial a_t`. :func:`rnndoc.symbolic.bptt`
 applies that rule backwards through an unrolled network,
 :func:`rnndoc.symbolic.direct_gradients` differentiates the unrolled loss in one go, and
-:func:`rnndoc.symbolic.check_identity` proves the two equal.
+:func:`rnndoc.symbolic.check_identity` proves the two equal. The rules for the parameters
+(one use at step t) are derived in :mod:`rnndoc.symbolic.parameter_rules`.
 """
 
 from __future__ import annotations
@@ -16,16 +17,10 @@ from dataclasses import dataclass
 
 import sympy
 
-from ..handset import PARAMETER_NAMES
+from .._validate import check_instance, check_matrix
 from .symbols import symbol_matrix
 
-__all__ = [
-    "DeltaRule",
-    "ParameterRules",
-    "derive_delta_rule",
-    "derive_parameter_rules",
-    "textbook_delta",
-]
+__all__ = ["DeltaRule", "derive_delta_rule", "textbook_delta"]
 
 
 @dataclass(frozen=True)
@@ -63,8 +58,8 @@ class DeltaRule:
 
         Raises
         ------
-        ValueError
-            If an argument does not have shape (H, 1).
+        TypeError, ValueError
+            If an argument is not a matrix of shape (H, 1).
 
         Examples
         --------
@@ -73,16 +68,13 @@ class DeltaRule:
         >>> rule.apply([[0]], [[1]], [[3]])
         Matrix([[5]])
         """
-        mapping = {}
+        mapping: dict[sympy.Expr, sympy.Expr] = {}
         for name, symbols, values in (
             ("hidden", self.hidden, hidden),
             ("target", self.target, target),
             ("delta_next", self.delta_next, delta_next),
         ):
-            column = sympy.Matrix(values)
-            if column.shape != symbols.shape:
-                raise ValueError(f"{name} must have shape {symbols.shape}, got {column.shape}")
-            mapping.update(zip(symbols, column, strict=True))
+            mapping.update(zip(symbols, check_matrix(name, values, symbols.shape), strict=True))
         return self.delta.xreplace(mapping)
 
 
@@ -116,8 +108,8 @@ def derive_delta_rule(weight_hh: sympy.Matrix) -> DeltaRule:
 
     Raises
     ------
-    ValueError
-        If ``weight_hh`` is not square.
+    TypeError, ValueError
+        If ``weight_hh`` is not a matrix, or not square.
 
     Notes
     -----
@@ -131,7 +123,7 @@ def derive_delta_rule(weight_hh: sympy.Matrix) -> DeltaRule:
     >>> rule.delta[0].factor()
     -(h_{t,0} - 1)*(h_{t,0} + 1)*(W^{hh}_{0,0}*\delta_{t+1,0} + h_{t,0} - y_{t,0})
     """
-    weight_hh = sympy.Matrix(weight_hh)
+    weight_hh = check_matrix("weight_hh", weight_hh)
     size = weight_hh.shape[0]
     if weight_hh.shape != (size, size) or size < 1:
         raise ValueError(f"weight_hh must have shape (H, H), got {weight_hh.shape}")
@@ -196,97 +188,7 @@ def textbook_delta(rule: DeltaRule) -> sympy.Matrix:
     [0],
     [0]])
     """
-    if not isinstance(rule, DeltaRule):
-        raise TypeError(f"rule must be a DeltaRule (from derive_delta_rule), got {type(rule).__name__}")
+    check_instance("rule", rule, DeltaRule, "a DeltaRule (from derive_delta_rule)")
     h = rule.hidden
     inner = h - rule.target + rule.weight_hh.T * rule.delta_next  # (H, 1)
     return inner.multiply_elementwise(h.applyfunc(lambda v: 1 - v**2))  # (H, 1)
-
-
-@dataclass(frozen=True)
-class ParameterRules:
-    r"""What :func:`derive_parameter_rules` returns: the rules and the symbols they are written in.
-
-    Attributes
-    ----------
-    contributions : dict of str to sympy.Matrix
-        Per parameter name, the contribution of one use at step t, shaped like the parameter;
-        under ``h_0``, :math:`\partial L/\partial h_{t-1}` through :math:`a_t`.
-    delta : sympy.Matrix, shape (H, 1)
-        The symbols :math:`\delta_{t,i}`.
-    h_prev : sympy.Matrix, shape (H, 1)
-        The symbols :math:`h_{t-1,j}`.
-    x : sympy.Matrix, shape (H_in, 1)
-        The symbols :math:`x_{t,j}`.
-    """
-
-    contributions: dict[str, sympy.Matrix]
-    delta: sympy.Matrix
-    h_prev: sympy.Matrix
-    x: sympy.Matrix
-
-
-def derive_parameter_rules(parameters: dict[str, sympy.Matrix]) -> ParameterRules:
-    r"""Derive each parameter's gradient contribution from one use at step t.
-
-    With :math:`h_{t-1}` and :math:`x_t` held as symbols, sympy differentiates the
-    local function :math:`a_t = W_{ih} x_t + b_{ih} + W_{hh} h_{t-1} + b_{hh}`; the chain
-    rule gives the contribution of this use of :math:`\theta` as
-    :math:`\sum_i \delta_t[i]\, \partial a_t[i] / \partial \theta`, and for the state
-    entering the step, :math:`\partial L/\partial h_{t-1} = \sum_i \delta_t[i]\,
-    \partial a_t[i]/\partial h_{t-1}` (this is the gradient of ``h_0`` at t = 1).
-
-    Parameters
-    ----------
-    parameters : dict of str to sympy.Matrix
-        As :func:`rnndoc.symbolic.symbolic_parameters` returns them.
-
-    Returns
-    -------
-    ParameterRules
-        ``contributions``: one entry per name in ``weight_ih_l0, weight_hh_l0, bias_ih_l0,
-        bias_hh_l0, h_0``, shaped like that parameter, written in the symbols ``delta``
-        (:math:`\delta_{t,i}`), ``h_prev`` (:math:`h_{t-1,j}`) and ``x`` (:math:`x_{t,j}`),
-        which it also returns.
-
-    Raises
-    ------
-    ValueError
-        If a parameter is missing or holds numbers rather than symbols.
-
-    Examples
-    --------
-    >>> from rnndoc.symbolic import derive_parameter_rules, symbolic_parameters
-    >>> rules = derive_parameter_rules(symbolic_parameters())
-    >>> rules.contributions["weight_hh_l0"]
-    Matrix([
-    [\delta_{t,0}*h_{t-1,0}, \delta_{t,0}*h_{t-1,1}],
-    [\delta_{t,1}*h_{t-1,0}, \delta_{t,1}*h_{t-1,1}]])
-    >>> rules.contributions["weight_hh_l0"] == rules.delta * rules.h_prev.T
-    True
-    """
-    missing = [name for name in PARAMETER_NAMES if name not in parameters]
-    if missing:
-        raise ValueError(f"parameters is missing {', '.join(missing)}")
-    hidden_size, input_size = parameters["weight_ih_l0"].shape
-    for name in PARAMETER_NAMES[:4]:
-        if not all(isinstance(v, sympy.Symbol) for v in parameters[name]):
-            raise ValueError(f"parameters[{name!r}] must hold symbols to differentiate by")
-    delta = symbol_matrix(r"\delta", (hidden_size,), prefix="t")  # dL/da_t
-    h_prev = symbol_matrix("h", (hidden_size,), prefix="t-1")  # the node h_{t-1}, a leaf here
-    x = symbol_matrix("x", (input_size,), prefix="t")  # the input x_t
-    # a_t = W_ih x_t + b_ih + W_hh h_{t-1} + b_hh, with h_{t-1} and x_t as leaves
-    a = (
-        parameters["weight_ih_l0"] * x
-        + parameters["bias_ih_l0"]
-        + parameters["weight_hh_l0"] * h_prev
-        + parameters["bias_hh_l0"]
-    )
-    wrt = {name: parameters[name] for name in PARAMETER_NAMES if name != "h_0"} | {"h_0": h_prev}
-    contributions = {
-        name: value.applyfunc(
-            lambda theta: sum(delta[i] * sympy.diff(a[i], theta) for i in range(hidden_size))
-        )
-        for name, value in wrt.items()
-    }
-    return ParameterRules(contributions, delta, h_prev, x)

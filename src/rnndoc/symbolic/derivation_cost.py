@@ -13,6 +13,7 @@ import time
 
 import sympy
 
+from .._validate import check_choice, check_float, check_int
 from .gradients import bptt, direct_gradients
 from .network import symbolic_parameters, symbolic_sequence, unroll
 
@@ -64,8 +65,9 @@ def derivation_costs(
 
     Raises
     ------
-    ValueError
-        If ``method`` is unknown or ``budget_seconds`` is not positive.
+    TypeError, ValueError
+        If ``method`` is unknown, ``budget_seconds`` is not a positive number, or a size or
+        length is not a positive int.
 
     Examples
     --------
@@ -73,10 +75,12 @@ def derivation_costs(
     >>> [point["size_cse"] for point in derivation_costs(1, "recursion", budget_seconds=60, max_length=3)]
     [16, 36, 56]
     """
-    if method not in ("direct", "recursion"):
-        raise ValueError(f"method must be 'direct' or 'recursion', got {method!r}")
-    if not budget_seconds > 0:
-        raise ValueError(f"budget_seconds must be positive, got {budget_seconds!r}")
+    hidden_size = check_int("hidden_size", hidden_size, minimum=1)
+    method = check_choice("method", method, ("direct", "recursion"))
+    budget_seconds = check_float("budget_seconds", budget_seconds, positive=True)
+    max_length = check_int("max_length", max_length, minimum=1)
+    input_size = check_int("input_size", input_size, minimum=1)
+    min_length = check_int("min_length", min_length, minimum=1)
     points = []
     for length in range(1, max_length + 1):
         net = unroll(

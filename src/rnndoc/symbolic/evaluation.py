@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import sympy
+
+from .._validate import check_int, check_mapping, check_tensor
 
 if TYPE_CHECKING:
     import torch
@@ -15,7 +18,7 @@ __all__ = ["evaluate", "to_tensor"]
 _GUARD_DIGITS = 10
 
 
-def evaluate(value, digits: int = 50, subs: dict | None = None):
+def evaluate(value: object, digits: int = 50, subs: Mapping | None = None) -> Any:
     r"""Evaluate an expression or matrix to ``digits`` significant digits: the book's one evaluation policy.
 
     The symbol values are first substituted as Floats with ``digits`` plus 10 guard digits
@@ -36,7 +39,8 @@ def evaluate(value, digits: int = 50, subs: dict | None = None):
     Raises
     ------
     TypeError
-        If ``digits`` is not an int, or ``value`` is not an expression or matrix.
+        If ``digits`` is not an int, ``value`` is not an expression or matrix, or ``subs`` is
+        not a mapping of symbols to numbers.
     ValueError
         If ``digits`` is below 1.
 
@@ -47,13 +51,11 @@ def evaluate(value, digits: int = 50, subs: dict | None = None):
     >>> evaluate(sympy.tanh(sympy.Rational(9, 20)), digits=20)
     0.42189900525000792693
     """
-    if isinstance(digits, bool) or not isinstance(digits, int):
-        raise TypeError(f"digits must be an int, got {type(digits).__name__}")
-    if digits < 1:
-        raise ValueError(f"digits must be at least 1, got {digits}")
-    if not isinstance(value, sympy.Basic | sympy.MatrixBase | int | float):
+    digits = check_int("digits", digits, minimum=1)
+    if isinstance(value, bool) or not isinstance(value, sympy.Basic | sympy.MatrixBase | int | float):
         raise TypeError(f"value must be a sympy expression or matrix, got {type(value).__name__}")
-    floats = {symbol: sympy.Float(v, digits + _GUARD_DIGITS) for symbol, v in (subs or {}).items()}
+    values = {} if subs is None else check_mapping("subs", subs)
+    floats = {symbol: sympy.Float(v, digits + _GUARD_DIGITS) for symbol, v in values.items()}
     if isinstance(value, sympy.MatrixBase):
         return value.xreplace(floats).evalf(digits)
     return sympy.sympify(value).xreplace(floats).evalf(digits)
@@ -79,7 +81,7 @@ def to_tensor(value: sympy.MatrixBase | sympy.Expr, like: torch.Tensor) -> torch
     Raises
     ------
     TypeError
-        If ``like`` is not a tensor, or an entry is not a number.
+        If ``like`` is not a floating tensor, or an entry is not a number.
     ValueError
         If ``value`` has not ``like.numel()`` entries.
 
@@ -92,8 +94,9 @@ def to_tensor(value: sympy.MatrixBase | sympy.Expr, like: torch.Tensor) -> torch
     """
     import torch  # noqa: PLC0415 (the symbolic package stays importable without torch)
 
-    if not isinstance(like, torch.Tensor):
-        raise TypeError(f"like must be a torch.Tensor, got {type(like).__name__}")
+    like = check_tensor("like", like)
+    if isinstance(value, bool) or not isinstance(value, sympy.Basic | sympy.MatrixBase | int | float):
+        raise TypeError(f"value must be a sympy number or matrix, got {type(value).__name__}")
     entries = list(value) if isinstance(value, sympy.MatrixBase) else [value]
     if len(entries) != like.numel():
         raise ValueError(
@@ -103,4 +106,6 @@ def to_tensor(value: sympy.MatrixBase | sympy.Expr, like: torch.Tensor) -> torch
         numbers = [float(v) for v in entries]
     except TypeError:
         raise TypeError("value must hold numbers only; evaluate its symbols first") from None
+    except OverflowError:
+        raise ValueError("value must hold finite numbers") from None
     return torch.tensor(numbers, dtype=like.dtype).reshape(like.shape)

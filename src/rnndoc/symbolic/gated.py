@@ -3,66 +3,28 @@ r"""One LSTM step and one GRU step as sympy expressions, and their Jacobians.
 The step functions follow PyTorch's equations (gate blocks ``i, f, g, o`` and ``r, z, n``;
 GRU with :math:`b_{hn}` inside the reset product). ``sympy.Matrix.jacobian`` then gives
 :math:`\partial(h_t, c_t)/\partial(h_{t-1}, c_{t-1})` and the derivatives with respect to every
-weight entry, exactly.
+weight entry, exactly. The symbols of a step and the hand-set point come from
+:mod:`rnndoc.symbolic.gate_symbols` (re-exported here).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import sympy
 
+from .._validate import check_int, check_mapping, check_matrix
 from .evaluation import evaluate
-from .symbols import symbol_matrix
+from .gate_symbols import check_columns, check_step, handset_point, step_symbols
 
 __all__ = ["gru_step", "handset_point", "lstm_bptt", "lstm_step", "step_symbols"]
-
-
-def step_symbols(kind: str, input_size: int = 2, hidden_size: int = 2) -> dict[str, sympy.Matrix]:
-    """Real symbols for one step: weights and biases (PyTorch's shapes), x_t, h_(t-1), c_(t-1).
-
-    Parameters
-    ----------
-    kind : {"LSTM", "GRU"}
-    input_size, hidden_size : int
-
-    Returns
-    -------
-    dict of str to sympy.Matrix
-        ``weight_ih`` (G*H, H_in), ``weight_hh`` (G*H, H), ``bias_ih``, ``bias_hh`` (G*H, 1),
-        ``x`` (H_in, 1), ``h`` (H, 1) and, for the LSTM, ``c`` (H, 1); G = 4 or 3.
-
-    Raises
-    ------
-    ValueError
-        If ``kind`` is neither.
-
-    Examples
-    --------
-    >>> from rnndoc.symbolic.gated import step_symbols
-    >>> step_symbols("GRU")["weight_hh"].shape
-    (6, 2)
-    """
-    gates = {"LSTM": 4, "GRU": 3}.get(kind)
-    if gates is None:
-        raise ValueError(f"kind must be 'LSTM' or 'GRU', got {kind!r}")
-    rows = gates * hidden_size
-    out = {
-        "weight_ih": symbol_matrix("W^{ih}", (rows, input_size)),
-        "weight_hh": symbol_matrix("W^{hh}", (rows, hidden_size)),
-        "bias_ih": symbol_matrix("b^{ih}", (rows, 1)),
-        "bias_hh": symbol_matrix("b^{hh}", (rows, 1)),
-        "x": symbol_matrix("x", (input_size, 1)),
-        "h": symbol_matrix("h", (hidden_size, 1)),
-    }
-    if kind == "LSTM":
-        out["c"] = symbol_matrix("c", (hidden_size, 1))
-    return out
 
 
 def _sigmoid(e):
     return 1 / (1 + sympy.exp(-e))
 
 
-def lstm_step(s: dict[str, sympy.Matrix]) -> tuple[sympy.Matrix, sympy.Matrix, dict[str, sympy.Matrix]]:
+def lstm_step(s: Mapping[str, sympy.Matrix]) -> tuple[sympy.Matrix, sympy.Matrix, dict[str, sympy.Matrix]]:
     r"""One LSTM step in symbols: :math:`c_t = f \odot c_{t-1} + i \odot g`, :math:`h_t = o \odot \tanh c_t`.
 
     Parameters
@@ -84,6 +46,7 @@ def lstm_step(s: dict[str, sympy.Matrix]) -> tuple[sympy.Matrix, sympy.Matrix, d
     >>> (c.jacobian(s["c"]) - gates["f"]).applyfunc(sympy.simplify)
     Matrix([[0]])
     """
+    s = check_step("s", s, "LSTM")
     pre = s["weight_ih"] * s["x"] + s["bias_ih"] + s["weight_hh"] * s["h"] + s["bias_hh"]  # (4H, 1)
     size = s["h"].shape[0]
     i, f, g, o = (pre[k * size : (k + 1) * size, :] for k in range(4))  # each (H, 1)
@@ -94,7 +57,7 @@ def lstm_step(s: dict[str, sympy.Matrix]) -> tuple[sympy.Matrix, sympy.Matrix, d
     return h, c, gates
 
 
-def gru_step(s: dict[str, sympy.Matrix]) -> sympy.Matrix:
+def gru_step(s: Mapping[str, sympy.Matrix]) -> sympy.Matrix:
     r"""One GRU step in symbols (PyTorch's form): :math:`h_t = (1 - z) \odot n + z \odot h_{t-1}`.
 
     Parameters
@@ -112,6 +75,7 @@ def gru_step(s: dict[str, sympy.Matrix]) -> sympy.Matrix:
     >>> gru_step(step_symbols("GRU", 1, 1)).shape
     (1, 1)
     """
+    s = check_step("s", s, "GRU")
     size = s["h"].shape[0]
     gi = s["weight_ih"] * s["x"] + s["bias_ih"]  # (3H, 1)
     gh = s["weight_hh"] * s["h"] + s["bias_hh"]  # (3H, 1)
@@ -122,38 +86,11 @@ def gru_step(s: dict[str, sympy.Matrix]) -> sympy.Matrix:
     return (sympy.ones(size, 1) - z).multiply_elementwise(n) + z.multiply_elementwise(s["h"])
 
 
-def handset_point(symbols: dict[str, sympy.Matrix]) -> dict[sympy.Symbol, sympy.Rational]:
-    r"""Small hand-set rational values for every symbol of a step: entry k of each matrix, in reading
-    order, is :math:`((7k + 3 \cdot \text{offset}) \bmod 11 - 5) / 10`, with a different offset per matrix.
-
-    Parameters
-    ----------
-    symbols : dict of str to sympy.Matrix
-        From :func:`step_symbols`.
-
-    Returns
-    -------
-    dict of sympy.Symbol to sympy.Rational
-        Values in [-1/2, 1/2].
-
-    Examples
-    --------
-    >>> from rnndoc.symbolic.gated import handset_point, step_symbols
-    >>> sorted(set(handset_point(step_symbols("GRU", 1, 1)).values()))[:3]
-    [-1/2, -2/5, -1/5]
-    """
-    point = {}
-    for offset, name in enumerate(sorted(symbols)):
-        for k, symbol in enumerate(symbols[name]):
-            point[symbol] = sympy.Rational((7 * k + 3 * offset) % 11 - 5, 10)
-    return point
-
-
 def lstm_bptt(
-    symbols: dict[str, sympy.Matrix],
-    point: dict,
-    inputs: list[sympy.Matrix],
-    targets: list[sympy.Matrix],
+    symbols: Mapping[str, sympy.Matrix],
+    point: Mapping,
+    inputs: Sequence[sympy.Matrix],
+    targets: Sequence[sympy.Matrix],
     h_0: sympy.Matrix,
     c_0: sympy.Matrix,
     digits: int = 50,
@@ -193,8 +130,9 @@ def lstm_bptt(
 
     Raises
     ------
-    ValueError
-        If ``inputs`` and ``targets`` differ in length.
+    TypeError, ValueError
+        If an argument is not of the type or shape above (the message names it), or
+        ``inputs`` and ``targets`` differ in length.
 
     Examples
     --------
@@ -206,10 +144,16 @@ def lstm_bptt(
     >>> grad.shape
     (1, 4)
     """
+    symbols = check_step("symbols", symbols, "LSTM")
+    point = check_mapping("point", point)
+    size, input_size = symbols["h"].shape[0], symbols["x"].shape[0]
+    inputs = check_columns("inputs", inputs, input_size)
+    targets = check_columns("targets", targets, size)
     if len(inputs) != len(targets):
         raise ValueError(f"targets must have one entry per input ({len(inputs)}), got {len(targets)}")
+    h_0, c_0 = check_matrix("h_0", h_0, (size, 1)), check_matrix("c_0", c_0, (size, 1))
+    digits = check_int("digits", digits, minimum=1)
     h, c, _ = lstm_step(symbols)
-    size = symbols["h"].shape[0]
     state_out, state_in = h.col_join(c), symbols["h"].col_join(symbols["c"])  # (2H, 1)
     jacobian_state = state_out.jacobian(state_in)  # (2H, 2H)
     jacobian_weight = state_out.jacobian(
@@ -223,7 +167,7 @@ def lstm_bptt(
         return (weights | dict(zip(symbols["x"], inputs[t - 1], strict=True))
                 | dict(zip(symbols["h"], h_prev, strict=True)) | dict(zip(symbols["c"], c_prev, strict=True)))  # fmt: skip
 
-    states = [(sympy.Matrix(h_0), sympy.Matrix(c_0))]
+    states = [(h_0, c_0)]
     for t in range(1, len(inputs) + 1):  # forward
         values = at_step(t)
         states.append((evaluate(h, digits, values), evaluate(c, digits, values)))

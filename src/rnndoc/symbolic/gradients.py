@@ -1,6 +1,7 @@
 r"""The gradients of an unrolled network two ways, by the derived rules and directly, and their identity.
 
-:func:`bptt` applies the rules of :mod:`rnndoc.symbolic.derivation` backwards through an
+:func:`bptt` applies the rules of :mod:`rnndoc.symbolic.derivation` and
+:mod:`rnndoc.symbolic.parameter_rules` backwards through an
 unrolled network; :func:`direct_gradients` differentiates the unrolled loss in one go;
 :func:`check_identity` proves the two equal for symbolic weights.
 """
@@ -11,11 +12,17 @@ from dataclasses import dataclass
 
 import sympy
 
+from .._validate import check_instance, check_int
 from ..handset import PARAMETER_NAMES
-from .derivation import derive_delta_rule, derive_parameter_rules
+from .derivation import derive_delta_rule
 from .network import Unrolled, symbolic_parameters
+from .parameter_rules import derive_parameter_rules
 
 __all__ = ["BPTT", "bptt", "check_identity", "direct_gradients"]
+
+
+def _check_network(network: object) -> Unrolled:
+    return check_instance("network", network, Unrolled, "an Unrolled (from rnndoc.symbolic.unroll)")
 
 
 @dataclass(frozen=True)
@@ -69,8 +76,9 @@ def bptt(network: Unrolled, truncation: int | None = None) -> BPTT:
 
     Raises
     ------
-    TypeError
-        If ``network`` is not an :class:`Unrolled`.
+    TypeError, ValueError
+        If ``network`` is not an :class:`Unrolled`, or ``truncation`` is not an int of at
+        least 1 (as :func:`rnndoc.bptt.bptt_gradients`).
 
     Examples
     --------
@@ -79,8 +87,8 @@ def bptt(network: Unrolled, truncation: int | None = None) -> BPTT:
     >>> evaluate(bptt(unroll(exact())).gradients["h_0"], digits=15).T
     Matrix([[0.156871606319876, 0.0531180213047371]])
     """
-    if not isinstance(network, Unrolled):
-        raise TypeError(f"network must be an Unrolled (from unroll), got {type(network).__name__}")
+    network = _check_network(network)
+    truncation = None if truncation is None else check_int("truncation", truncation, minimum=1)
     rule = derive_delta_rule(network.parameters["weight_hh_l0"])
     hidden_size, input_size = network.parameters["weight_ih_l0"].shape
     generic = symbolic_parameters(input_size, hidden_size)
@@ -92,7 +100,7 @@ def bptt(network: Unrolled, truncation: int | None = None) -> BPTT:
         for symbol, value in zip(generic[name], network.parameters[name], strict=True)
     }
     size = rule.hidden.shape[0]
-    deltas: list[sympy.Matrix] = [None] * network.length  # type: ignore[list-item]
+    deltas: list[sympy.Matrix] = [None] * network.length
     delta_next = sympy.zeros(size, 1)  # delta_{T+1} = 0
     for t in reversed(range(network.length)):
         if truncation is not None and (t + 1) % truncation == 0:
@@ -134,6 +142,8 @@ def direct_gradients(network: Unrolled, loss: sympy.Expr | None = None) -> dict[
 
     Raises
     ------
+    TypeError
+        If ``network`` is not an :class:`Unrolled`, or ``loss`` not an expression.
     ValueError
         If a parameter entry is a number rather than a symbol.
 
@@ -149,7 +159,8 @@ def direct_gradients(network: Unrolled, loss: sympy.Expr | None = None) -> dict[
     >>> direct_gradients(net)["bias_hh_l0"][0].has(net.hidden[0][0])
     True
     """
-    loss = network.loss if loss is None else loss
+    network = _check_network(network)
+    loss = network.loss if loss is None else check_instance("loss", loss, sympy.Expr, "a sympy expression")
     out = {}
     for name in PARAMETER_NAMES:
         value = network.parameters[name]
@@ -180,6 +191,10 @@ def check_identity(network: Unrolled) -> int:
 
     Raises
     ------
+    TypeError
+        If ``network`` is not an :class:`Unrolled`.
+    ValueError
+        If a parameter entry is a number rather than a symbol.
     AssertionError
         Naming the first entry whose difference does not vanish.
 
@@ -190,8 +205,8 @@ def check_identity(network: Unrolled) -> int:
     >>> check_identity(net)
     5
     """
+    direct = direct_gradients(network)  # checks the network first
     recursion = bptt(network).gradients
-    direct = direct_gradients(network)
     count = 0
     for name in PARAMETER_NAMES:
         for index, (a, b) in enumerate(zip(recursion[name], direct[name], strict=True)):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import sympy
 
+from .._validate import check_int, check_mapping, check_matrix
 from ..handset import PARAMETER_NAMES
 from .symbols import symbol_matrix
 
@@ -52,8 +53,8 @@ def symbolic_parameters(input_size: int = 2, hidden_size: int = 2) -> dict[str, 
     >>> p["h_0"].shape
     (2, 1)
     """
-    _check_size("input_size", input_size)
-    _check_size("hidden_size", hidden_size)
+    input_size = check_int("input_size", input_size, minimum=1)
+    hidden_size = check_int("hidden_size", hidden_size, minimum=1)
     return {
         "weight_ih_l0": symbol_matrix("W^{ih}", (hidden_size, input_size)),
         "weight_hh_l0": symbol_matrix("W^{hh}", (hidden_size, hidden_size)),
@@ -94,29 +95,30 @@ def symbolic_sequence(
     [x_{1,0}, x_{1,1}],
     [x_{2,0}, x_{2,1}]])
     """
-    for name, value in (("length", length), ("input_size", input_size), ("hidden_size", hidden_size)):
-        _check_size(name, value)
+    length = check_int("length", length, minimum=1)
+    input_size = check_int("input_size", input_size, minimum=1)
+    hidden_size = check_int("hidden_size", hidden_size, minimum=1)
     inputs = symbol_matrix("x", (length, input_size), start=1)  # row t - 1 holds x_t
     targets = symbol_matrix("y", (length, hidden_size), start=1)
     return inputs, targets
 
 
-def _matrix(name: str, value: object) -> sympy.Matrix:
-    """``sympy.Matrix(value)``, or a TypeError that names the argument."""
-    try:
-        matrix = sympy.Matrix(value)
-    except (TypeError, ValueError, sympy.SympifyError) as error:
-        raise TypeError(f"{name} must be a matrix (nested sequence or sympy.Matrix): {error}") from None
-    if isinstance(value, (int, float, sympy.Basic)) and not isinstance(value, sympy.MatrixBase):
-        raise TypeError(f"{name} must be a matrix (nested sequence or sympy.Matrix), got {value!r}")
-    return matrix
-
-
-def _check_size(name: str, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value}")
+def check_parameters(parameters: object) -> dict[str, sympy.Matrix]:
+    """``parameters`` as :func:`symbolic_parameters` lays them out, each entry's shape checked."""
+    parameters = check_mapping("parameters", parameters, PARAMETER_NAMES)
+    weight_ih = check_matrix("parameters['weight_ih_l0']", parameters["weight_ih_l0"])
+    if weight_ih.shape[0] < 1 or weight_ih.shape[1] < 1:
+        raise ValueError(f"parameters['weight_ih_l0'] must have shape (H, H_in), got {weight_ih.shape}")
+    size = weight_ih.shape[0]
+    shapes = {
+        "weight_hh_l0": (size, size),
+        "bias_ih_l0": (size, 1),
+        "bias_hh_l0": (size, 1),
+        "h_0": (size, 1),
+    }
+    return {"weight_ih_l0": weight_ih} | {
+        name: check_matrix(f"parameters[{name!r}]", parameters[name], shape) for name, shape in shapes.items()
+    }
 
 
 @dataclass(frozen=True)
@@ -213,34 +215,14 @@ def unroll(
     >>> unroll(exact()).length  # the hand-set mapping passes straight in
     3
     """
-    if not isinstance(parameters, Mapping):
-        raise TypeError(
-            f"parameters must be a mapping of names to sympy matrices, got {type(parameters).__name__}"
-        )
-    missing = [name for name in PARAMETER_NAMES if name not in parameters]
-    if missing:
-        raise ValueError(f"parameters is missing {', '.join(missing)}")
-    weight_ih = _matrix("parameters['weight_ih_l0']", parameters["weight_ih_l0"])
-    if weight_ih.shape[0] < 1 or weight_ih.shape[1] < 1:
-        raise ValueError(f"parameters['weight_ih_l0'] must have shape (H, H_in), got {weight_ih.shape}")
-    hidden_size, input_size = weight_ih.shape
-    expected = {
-        "weight_hh_l0": (hidden_size, hidden_size),
-        "bias_ih_l0": (hidden_size, 1),
-        "bias_hh_l0": (hidden_size, 1),
-        "h_0": (hidden_size, 1),
-    }
-    params = {"weight_ih_l0": weight_ih}
-    for name, shape in expected.items():
-        params[name] = _matrix(f"parameters[{name!r}]", parameters[name])
-        if params[name].shape != shape:
-            raise ValueError(f"parameters[{name!r}] must have shape {shape}, got {params[name].shape}")
+    params = check_parameters(parameters)
+    hidden_size, input_size = params["weight_ih_l0"].shape
     for name, value in (("inputs", inputs), ("targets", targets)):
         if value is None and name not in parameters:
             raise ValueError(f"{name} must be given, or held by parameters[{name!r}]")
-    x = _matrix("inputs", parameters["inputs"] if inputs is None else inputs)  # (T, H_in)
-    y = _matrix("targets", parameters["targets"] if targets is None else targets)  # (>= T, H)
-    if x.shape[1] != input_size:
+    x = check_matrix("inputs", parameters["inputs"] if inputs is None else inputs)  # (T, H_in)
+    y = check_matrix("targets", parameters["targets"] if targets is None else targets)  # (>= T, H)
+    if x.shape[1] != input_size or x.shape[0] < 1:
         raise ValueError(f"inputs must have shape (T, {input_size}), got {x.shape}")
     if y.shape[1] != hidden_size or y.shape[0] < x.shape[0]:
         raise ValueError(f"targets must have shape ({x.shape[0]}, {hidden_size}), got {y.shape}")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sympy
 
+from .._validate import check_int, check_str
+
 __all__ = ["symbol_matrix"]
 
 
@@ -31,8 +33,9 @@ def symbol_matrix(
 
     Raises
     ------
-    ValueError
-        If ``shape`` has not one or two positive sizes.
+    TypeError, ValueError
+        If ``shape`` is not a tuple of one or two positive ints, ``stem`` or ``prefix`` not a
+        str, or ``start`` not an int of at least 0.
 
     Examples
     --------
@@ -40,8 +43,16 @@ def symbol_matrix(
     >>> symbol_matrix("W^{hh}", (1, 2)), symbol_matrix("h", (2,), prefix="t").T
     (Matrix([[W^{hh}_{0,0}, W^{hh}_{0,1}]]), Matrix([[h_{t,0}, h_{t,1}]]))
     """
-    if len(shape) not in (1, 2) or not all(isinstance(n, int) and n >= 1 for n in shape):
-        raise ValueError(f"shape must be (rows,) or (rows, cols) with positive sizes, got {shape!r}")
+    stem = check_str("stem", stem)
+    if not isinstance(shape, tuple):
+        raise TypeError(f"shape must be a tuple (rows,) or (rows, cols), got {type(shape).__name__}")
+    if len(shape) not in (1, 2):
+        raise ValueError(f"shape must be (rows,) or (rows, cols), got {shape!r}")
+    for k, n in enumerate(shape):
+        check_int(f"shape[{k}]", n, minimum=1)
+    if prefix is not None:
+        check_str("prefix", prefix)
+    start = check_int("start", start, minimum=0)
     lead = [] if prefix is None else [prefix]
 
     def entry(i: int, j: int) -> sympy.Symbol:

@@ -1,0 +1,61 @@
+"""The book's colours: one per kind of network (tanh RNN, LSTM, GRU), the same in every figure."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import matplotlib.colors
+
+__all__ = ["NETWORK_COLORS", "network_colors"]
+
+#: One colour per kind of network, the same in every figure of the book.
+NETWORK_COLORS = {
+    "tanh RNN": "#7f7f7f",
+    "LSTM": "#1f77b4",
+    "LSTM, forget bias +3": "#d62728",
+    "GRU": "#2ca02c",
+}
+
+
+def network_colors(labels: Sequence[str]) -> dict[str, str | None]:
+    """The colour of each label: that of the longest key of :data:`NETWORK_COLORS` it starts with.
+
+    Labels that share a network (``"tanh RNN, s = 1.2"`` and ``"tanh RNN, s = 0.8"``) get
+    shades of its colour, darkest first; a label of no known network gets None (matplotlib's
+    colour cycle).
+
+    Parameters
+    ----------
+    labels : sequence of str
+        Curve labels, in drawing order.
+
+    Returns
+    -------
+    dict of str to str or None
+        A matplotlib colour (``"#rrggbb"``) per label.
+
+    Examples
+    --------
+    >>> from rnndoc.colors import network_colors
+    >>> colors = network_colors(["LSTM", "LSTM, forget bias +3", "GRU", "other"])
+    >>> colors["LSTM"], colors["GRU"], colors["other"]
+    ('#1f77b4', '#2ca02c', None)
+    >>> a, b = network_colors(["tanh RNN, s = 1.2", "tanh RNN, s = 0.8"]).values()
+    >>> a != b
+    True
+    """
+    kinds = {}
+    for label in labels:
+        keys = [key for key in NETWORK_COLORS if label.startswith(key)]
+        kinds[label] = max(keys, key=len) if keys else None
+    colors: dict[str, str | None] = {}
+    for label, kind in kinds.items():
+        if kind is None:
+            colors[label] = None
+            continue
+        same = [other for other, k in kinds.items() if k == kind]
+        # shades: the network's colour, then mixed with up to 50 % white
+        mix = 0.5 * same.index(label) / max(1, len(same) - 1)
+        rgb = [(1 - mix) * c + mix for c in matplotlib.colors.to_rgb(NETWORK_COLORS[kind])]
+        colors[label] = matplotlib.colors.to_hex(rgb)
+    return colors

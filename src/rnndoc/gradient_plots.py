@@ -1,0 +1,191 @@
+"""Figures of how gradients behave over time: state-gradient norms and truncation gaps."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import matplotlib.figure
+
+from ._validate import check_float, check_int, check_mapping, check_numbers, check_sequence
+from .colors import network_colors
+
+__all__ = ["plot_gradient_norms", "plot_step_gradients", "plot_truncation"]
+
+
+def plot_gradient_norms(
+    curves: dict[str, Sequence[float]], bounds: dict[str, float] | None = None
+) -> matplotlib.figure.Figure:
+    r"""Plot :math:`\lVert \partial h_T / \partial h_t \rVert_2` against the distance T - t, log scale.
+
+    Parameters
+    ----------
+    curves : dict of str to sequence of float
+        A label and the norms at distances 0, 1, 2, ... (a list, or a 1-d tensor as from
+        :func:`rnndoc.vanishing.state_gradient_norms`).
+    bounds : dict of str to float, optional
+        A curve's label and its :math:`\sigma_{\max}`: the bound :math:`\sigma_{\max}^{T-t}` is
+        drawn dashed, in that curve's colour.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The legend sits below the axes, clear of the data.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``curves`` is not a mapping of labels to non-empty sequences of numbers, ``bounds``
+        not a mapping of labels to positive numbers, or a key of ``bounds`` is not a key of
+        ``curves``.
+
+    Examples
+    --------
+    >>> from rnndoc.gradient_plots import plot_gradient_norms
+    >>> fig = plot_gradient_norms({"a": [1.0, 0.5, 0.25]}, {"a": 0.5})
+    >>> ax = fig.axes[0]
+    >>> ax.get_yscale(), len(ax.lines), ax.lines[0].get_color() == ax.lines[1].get_color()
+    ('log', 2, True)
+    """
+    curves = {
+        label: check_numbers(f"curves[{label!r}]", norms)
+        for label, norms in check_mapping("curves", curves).items()
+    }
+    bounds = {
+        label: check_float(f"bounds[{label!r}]", sigma, positive=True)
+        for label, sigma in check_mapping("bounds", {} if bounds is None else bounds).items()
+    }
+    unknown = sorted(set(bounds) - set(curves))
+    if unknown:
+        raise ValueError(f"bounds must be keyed by curve labels {sorted(curves)}, got {unknown}")
+    fig = matplotlib.figure.Figure(figsize=(6.4, 4.4), layout="constrained")
+    ax = fig.add_subplot()
+    colors = network_colors(list(curves))  # the book's colour for each network
+    for label, norms in curves.items():
+        (line,) = ax.semilogy(range(len(norms)), norms, "o-", ms=3, color=colors[label], label=label)
+        if label in bounds:
+            sigma = bounds[label]
+            distances = range(len(norms))
+            ax.semilogy(distances, [sigma**d for d in distances], "--", lw=1, color=line.get_color(),
+                        label=f"bound {sigma:g}$^{{T-t}}$")  # fmt: skip
+    ax.set_xlabel("distance T - t (steps)")
+    ax.set_ylabel(r"$\|\partial h_T / \partial h_t\|_2$")
+    ax.grid(True, which="major", alpha=0.3)
+    fig.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
+    return fig
+
+
+def plot_truncation(lengths: Sequence[int], errors: Sequence[float]) -> matplotlib.figure.Figure:
+    r"""Plot how far truncated-BPTT gradients are from full BPTT, against the chunk length.
+
+    The error is relative, :math:`\lVert g_k - g \rVert_2 / \lVert g \rVert_2` for the
+    gradient :math:`g_k` truncated every k steps and the full gradient g, so the axis has a
+    scale. A log axis cannot show 0: exact zeros are drawn as distinct markers on the axis
+    floor, a decade below the smallest nonzero error, with their own legend entry.
+
+    Parameters
+    ----------
+    lengths : sequence of int, length K
+        Chunk lengths k.
+    errors : sequence of float, length K
+        The relative error at each k, each at least 0.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Log y axis; the nonzero errors as one line, the exact zeros (if any) as markers at the
+        bottom of the axis, labelled "exactly 0".
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``lengths`` is not a non-empty sequence of positive ints, or ``errors`` not as many
+        numbers of at least 0.
+
+    Examples
+    --------
+    >>> from rnndoc.gradient_plots import plot_truncation
+    >>> ax = plot_truncation([1, 2, 3], [0.1, 0.01, 0.0]).axes[0]
+    >>> ax.get_yscale(), float(ax.get_ylim()[0]), [t.get_text() for t in ax.get_legend().get_texts()]
+    ('log', 0.001, ['truncated every k steps', 'exactly 0'])
+    """
+    lengths = [
+        check_int(f"lengths[{k}]", n, minimum=1)
+        for k, n in enumerate(check_sequence("lengths", lengths, "a sequence of ints"))
+    ]
+    errors = check_numbers("errors", errors, len(lengths))
+    if min(errors) < 0:
+        raise ValueError(f"errors must be at least 0 (they are norms), got {min(errors)}")
+    fig = matplotlib.figure.Figure(figsize=(6.4, 3.6), layout="constrained")
+    ax = fig.add_subplot()
+    points = list(zip(lengths, errors, strict=True))
+    nonzero = [k for k, e in points if e > 0], [e for _, e in points if e > 0]
+    zeros = [k for k, e in points if e == 0]
+    floor = min(nonzero[1], default=1.0) / 10
+    ax.semilogy(*nonzero, "o-", color="#1f77b4", label="truncated every k steps")
+    if zeros:  # on the axis floor, not clipped by it
+        ax.semilogy(zeros, [floor] * len(zeros), "v", ms=8, color="#d62728", ls="none",
+                    clip_on=False, label="exactly 0")  # fmt: skip
+    ax.set_ylim(bottom=floor)
+    ax.set_xlabel("chunk length k (steps between detaches)")
+    ax.set_ylabel(r"$\|g_k - g\|_2 \,/\, \|g\|_2$")
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=9)
+    return fig
+
+
+def plot_step_gradients(
+    panels: dict[str, Sequence[Sequence[float]]], labels: Sequence[str]
+) -> matplotlib.figure.Figure:
+    r"""Plot a gradient's norm at every time step: one panel per key, one line per sequence.
+
+    Parameters
+    ----------
+    panels : dict of str to sequence of sequence of float, each (N, L)
+        A panel's title (e.g. a direction) and, for each of the N sequences, the norm
+        :math:`\lVert \partial \mathcal{L} / \partial x_t \rVert_2` at steps 1 to L.
+    labels : sequence of str, length N
+        A legend entry per sequence.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Panels side by side sharing a linear y axis (a norm of exactly 0 shows as 0).
+
+    Raises
+    ------
+    TypeError
+        If ``panels`` is not a mapping of sequences of numbers, or ``labels`` not a sequence.
+    ValueError
+        If ``panels`` is empty, or a panel does not have one row per label.
+
+    Examples
+    --------
+    >>> from rnndoc.plots import plot_step_gradients
+    >>> fig = plot_step_gradients({"forward": [[1.0, 0.5, 0.0]], "reverse": [[0.2, 0.4, 0.0]]}, ["b = 0"])
+    >>> [ax.get_title() for ax in fig.axes], len(fig.axes[0].lines)
+    (['forward', 'reverse'], 1)
+    """
+    check_mapping("panels", panels)
+    if not panels:
+        raise ValueError("panels must not be empty")
+    labels = check_sequence("labels", labels, "a sequence of str")
+    for title, rows in panels.items():
+        checked = check_sequence(f"panels[{title!r}]", rows, "a sequence of rows of numbers")
+        if len(checked) != len(labels):
+            raise ValueError(
+                f"panels[{title!r}] must have one row per entry of labels ({len(labels)}), got {len(checked)}"
+            )
+        for row in checked:
+            check_numbers(f"panels[{title!r}]", row)
+    fig = matplotlib.figure.Figure(figsize=(6.4, 3.2), layout="constrained")
+    axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
+    for ax, (title, rows) in zip(axes, panels.items(), strict=True):
+        for label, norms in zip(labels, rows, strict=True):
+            ax.plot(range(1, len(norms) + 1), norms, "o-", ms=4, label=label)  # (L,)
+        ax.set_title(title)
+        ax.set_xlabel("step t")
+        ax.grid(True, alpha=0.3)
+    axes[0].set_ylabel(r"$\|\partial \mathcal{L} / \partial x_t\|_2$")
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=len(labels),
+               fontsize=8, frameon=False)  # fmt: skip
+    return fig

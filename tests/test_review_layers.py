@@ -1,0 +1,274 @@
+"""Inputs from PyTorch bug reports and forum questions that once broke rnndoc.layers (a review).
+
+Each test holds the right value (torch's, or autograd's) or the named refusal torch's own
+misbehaviour calls for.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+import torch
+from torch import nn
+from torch.nn.utils import prune
+from torch.nn.utils.rnn import PackedSequence
+
+from rnndoc.layers import backward, forward, gru_step, input_projection, lstm_step, rnn_step
+from rnndoc.layers.stack import run_layers, run_layers_backward
+
+F64 = torch.float64
+
+
+def test_tied_weights_get_the_total_gradient_autograd_gives():
+    """Weights shared between layers (weight tying, pytorch forum): autograd sums both uses."""
+    torch.manual_seed(0)
+    rnn = nn.RNN(4, 4, num_layers=2, dtype=F64)
+    rnn.weight_ih_l1 = rnn.weight_hh_l0  # one tensor, two places
+    x, grad_output = torch.randn(5, 2, 4, dtype=F64), torch.randn(5, 2, 4, dtype=F64)
+    grads = backward(rnn, x, grad_output=grad_output)
+    output, _ = rnn(x)
+    names = ["weight_ih_l0", "weight_hh_l0", "weight_ih_l1", "weight_hh_l1"]
+    expected = torch.autograd.grad(output, [getattr(rnn, name) for name in names], grad_output)
+    for name, value in zip(names, expected, strict=True):
+        torch.testing.assert_close(grads[name], value, rtol=0, atol=1e-12, msg=name)
+
+
+def test_pruned_weight_is_read_as_the_pruning_hook_computes_it():
+    """After an optimizer step on ``weight_orig`` the attribute ``weight`` is stale until torch's
+    pre-hook recomputes it inside ``module(input)``: read orig * mask, as the hook does."""
+    torch.manual_seed(0)
+    gru = nn.GRU(3, 4, dtype=F64)
+    prune.l1_unstructured(gru, "weight_hh_l0", amount=0.5)
+    with torch.no_grad():
+        gru.weight_hh_l0_orig.add_(1.0)  # what optimizer.step() does
+    x = torch.randn(5, 2, 3, dtype=F64)
+    ours, _ = forward(gru, x)  # before the module runs its hook
+    theirs, _ = gru(x)
+    torch.testing.assert_close(ours, theirs, rtol=0, atol=1e-12)
+    grads = backward(gru, x, grad_output=torch.ones_like(theirs))
+    effective = gru.weight_hh_l0_orig * gru.weight_hh_l0_mask
+    assert torch.equal(gru.weight_hh_l0, effective)
+    assert grads["weight_hh_l0"].shape == effective.shape
+
+
+@pytest.mark.parametrize("kind", ["forward_hook", "forward_pre_hook"])
+def test_a_module_with_forward_hooks_is_refused(kind):
+    """``module(input)`` runs the hooks; rnndoc cannot: refuse instead of returning other numbers."""
+    gru = nn.GRU(3, 4, dtype=F64)
+    if kind == "forward_hook":
+        gru.register_forward_hook(lambda module, args, output: (output[0] * 2, output[1]))
+    else:
+        gru.register_forward_pre_hook(lambda module, args: (args[0] * 2,))
+    x = torch.randn(5, 2, 3, dtype=F64)
+    with pytest.raises(TypeError, match=r"module.*hook"):
+        forward(gru, x)
+    with pytest.raises(TypeError, match=r"module.*hook"):
+        backward(gru, x, grad_output=torch.ones(5, 2, 4, dtype=F64))
+
+
+def test_a_subclass_that_overrides_forward_is_refused():
+    class ReluLSTM(nn.LSTM):
+        def forward(self, input, hx=None):
+            output, state = super().forward(input, hx)
+            return torch.relu(output), state
+
+    with pytest.raises(TypeError, match=r"module.*ReluLSTM.*forward"):
+        forward(ReluLSTM(3, 4), torch.randn(5, 2, 3))
+
+
+def test_a_parametrized_module_still_runs():
+    """Parametrization swaps the class for a subclass that does not override forward."""
+    lstm = nn.LSTM(3, 4, dtype=F64)
+    nn.utils.parametrizations.weight_norm(lstm, "weight_hh_l0")
+    x = torch.randn(5, 2, 3, dtype=F64)
+    torch.testing.assert_close(forward(lstm, x)[0], lstm(x)[0], rtol=0, atol=1e-12)
+
+
+def _packed(batch_sizes, rows=None, sorted_indices=None):
+    total = int(sum(batch_sizes)) if rows is None else rows
+    return PackedSequence(torch.randn(total, 3, dtype=F64), torch.tensor(batch_sizes), sorted_indices)
+
+
+@pytest.mark.parametrize(
+    ("packed", "message"),
+    [
+        (lambda: _packed([1, 2, 3]), "input.batch_sizes.*non-increasing"),
+        (lambda: _packed([3, 2, 1], rows=7), r"input.data.*6 rows"),
+        (lambda: _packed([3, 2, 1], rows=5), r"input.data.*6 rows"),
+        (lambda: _packed([3, 0]), "input.batch_sizes.*positive"),
+        (lambda: _packed([[3, 2, 1]], rows=6), "input.batch_sizes.*1-D"),
+        (
+            lambda: PackedSequence(torch.randn(6, 3, dtype=F64), torch.tensor([3, 2, 1], dtype=torch.int32)),
+            "input.batch_sizes.*int64",
+        ),
+        (
+            lambda: PackedSequence(torch.randn(6, 3, dtype=F64), torch.tensor([3.0, 2.0, 1.0])),
+            "input.batch_sizes.*int64",
+        ),
+        (lambda: _packed([3, 2, 1], sorted_indices=torch.tensor([0, 1])), "input.sorted_indices"),
+        (
+            lambda: PackedSequence(
+                torch.randn(6, 3, dtype=F64),
+                torch.tensor([3, 2, 1]),
+                torch.tensor([0, 0, 2]),
+                torch.tensor([0, 1, 2]),
+            ),
+            "input.sorted_indices",
+        ),
+    ],
+    ids=[
+        "increasing",
+        "rows-over",
+        "rows-under",
+        "zero-size",
+        "2-D",
+        "int32",
+        "float",
+        "indices-short",
+        "indices-not-permutation",
+    ],
+)
+def test_a_malformed_packed_sequence_is_refused_by_name(packed, message):
+    """torch gives a raw error or other numbers for these (hand-built PackedSequences, forum posts)."""
+    lstm = nn.LSTM(3, 4, dtype=F64)
+    with pytest.raises(ValueError, match=message):
+        forward(lstm, packed())
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: rnn_step(torch.zeros(1, 2), torch.ones(1, 2, dtype=F64), torch.eye(2), "tanh"),
+        lambda: lstm_step(
+            torch.zeros(1, 8), torch.ones(1, 2, dtype=F64), torch.ones(1, 2), torch.zeros(8, 2), None
+        ),
+        lambda: gru_step(torch.zeros(1, 6), torch.ones(1, 2, dtype=F64), torch.zeros(6, 2), None),
+        lambda: input_projection(torch.ones(5, 2, 3, dtype=F64), torch.ones(6, 3), None, None, "GRU"),
+    ],
+    ids=["rnn_step", "lstm_step", "gru_step", "input_projection"],
+)
+def test_steps_refuse_mixed_dtypes_outside_autocast(call):
+    with pytest.raises(
+        TypeError, match=r"h must have the dtype|x must have the dtype|weight_ih must have the dtype"
+    ):
+        call()
+
+
+def test_steps_accept_mixed_dtypes_under_autocast():
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        out = rnn_step(torch.zeros(1, 2, dtype=torch.bfloat16), torch.ones(1, 2), torch.eye(2), "tanh")
+    assert out.dtype == torch.bfloat16
+
+
+def test_steps_refuse_another_device():
+    with pytest.raises(ValueError, match=r"h is on device meta"):
+        rnn_step(torch.zeros(1, 2), torch.ones(1, 2, device="meta"), torch.eye(2), "tanh")
+
+
+def test_input_projection_refuses_a_gru_weight_that_is_not_three_blocks():
+    with pytest.raises(ValueError, match="weight_ih"):
+        input_projection(torch.ones(5, 2, 3), torch.ones(4, 3), None, torch.ones(4), "GRU")
+
+
+_PARAMS = {k: v.detach() for k, v in nn.RNN(3, 4).named_parameters()}
+_FLAGS = {"mode": "RNN_TANH", "num_layers": 1, "bidirectional": False}
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"lengths": [5, 3]}, TypeError, "lengths"),
+        ({"lengths": torch.tensor([5.0, 3.0])}, TypeError, "lengths"),
+        ({"lengths": torch.tensor([5, 3, 2])}, ValueError, "lengths"),
+        ({"lengths": torch.tensor([7, 3])}, ValueError, "lengths"),
+        ({"lengths": torch.tensor([5, 0])}, ValueError, "lengths"),
+        ({"params": _PARAMS | {"weight_hh_l0": torch.zeros(4, 5)}}, ValueError, "weight_hh_l0"),
+        ({"params": _PARAMS | {"bias_hh_l0": torch.zeros(5)}}, ValueError, "bias_hh_l0"),
+        ({"h_0": torch.zeros(1, 2, 5)}, ValueError, "h_0"),
+        ({"input": torch.randn(0, 2, 3)}, ValueError, "input"),
+        ({"input": torch.randn(5, 2, 3, dtype=F64)}, TypeError, "dtype"),
+    ],
+    ids=[
+        "lengths-list",
+        "lengths-float",
+        "lengths-N",
+        "lengths-over-L",
+        "lengths-zero",
+        "weight_hh",
+        "bias_hh",
+        "h_0",
+        "L=0",
+        "dtype",
+    ],
+)
+def test_run_layers_checks_what_it_says_it_checks(kwargs, error, message):
+    arguments = {"input": torch.randn(5, 2, 3), "h_0": torch.zeros(1, 2, 4), "c_0": None, "params": _PARAMS}
+    arguments |= kwargs
+    with pytest.raises(error, match=message):
+        run_layers(**arguments, **_FLAGS)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"grad_output": torch.ones(4, 2, 4)}, "grad_output"),
+        ({"grad_output": torch.ones(5, 3, 4), "grad_h_n": torch.zeros(1, 3, 4)}, "grad_output"),
+        ({"grad_output": torch.ones(5, 2, 5), "grad_h_n": torch.zeros(1, 2, 5)}, "grad_output"),
+        ({"grad_h_n": torch.zeros(2, 2, 4)}, "grad_h_n"),
+        ({"tape": [1]}, "tape"),
+        ({"mode": "GRU"}, "tape|mode"),
+        ({"mode": "XX"}, "mode"),
+    ],
+    ids=["L", "N", "H", "S", "tape", "mode-other", "mode-unknown"],
+)
+def test_run_layers_backward_checks_its_gradients_against_the_tape(kwargs, message):
+    tape = []
+    run_layers(torch.randn(5, 2, 3), torch.zeros(1, 2, 4), None, _PARAMS, tape=tape, **_FLAGS)
+    arguments = {"tape": tape, "grad_output": torch.ones(5, 2, 4), "grad_h_n": torch.zeros(1, 2, 4)}
+    arguments |= {"grad_c_n": None, "params": _PARAMS} | _FLAGS | kwargs
+    with pytest.raises((TypeError, ValueError), match=message):
+        run_layers_backward(**arguments)
+
+
+def test_backward_refuses_a_module_with_backward_hooks():
+    """A full backward hook changes what autograd returns through the module: refuse, by name."""
+    gru = nn.GRU(3, 4, dtype=F64)
+    gru.register_full_backward_hook(lambda module, grad_input, grad_output: None)
+    x = torch.randn(5, 2, 3, dtype=F64)
+    forward(gru, x)  # the forward pass is unchanged
+    with pytest.raises(TypeError, match=r"module has backward hooks"):
+        backward(gru, x, grad_output=torch.ones(5, 2, 4, dtype=F64))
+
+
+@pytest.mark.parametrize("kind", ["weight_norm", "spectral_norm"])
+def test_a_weight_recomputed_by_the_old_weight_norm_hooks_is_followed(kind):
+    """``torch.nn.utils.weight_norm`` / ``spectral_norm`` (eval) recompute the weight in a pre-hook."""
+    torch.manual_seed(0)
+    lstm = nn.LSTM(3, 4, dtype=F64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # weight_norm is deprecated for parametrizations
+        getattr(nn.utils, kind)(lstm, "weight_hh_l0")
+    lstm.eval()
+    with torch.no_grad():
+        getattr(lstm, "weight_hh_l0_v" if kind == "weight_norm" else "weight_hh_l0_orig").add_(0.5)
+    x = torch.randn(5, 2, 3, dtype=F64)
+    ours, _ = forward(lstm, x)  # before the module's own hook refreshes the attribute
+    theirs, _ = lstm(x)
+    torch.testing.assert_close(ours, theirs, rtol=0, atol=1e-12)
+
+
+def test_spectral_norm_in_training_mode_is_refused():
+    """In training mode its hook runs a power iteration (a side effect) rnndoc does not repeat."""
+    gru = nn.GRU(3, 4)
+    nn.utils.spectral_norm(gru, "weight_hh_l0")
+    with pytest.raises(TypeError, match=r"module has forward hooks"):
+        forward(gru, torch.randn(5, 2, 3))
+
+
+def test_a_packed_grad_output_packed_otherwise_names_both_batch_sizes():
+    lstm = nn.LSTM(3, 4, dtype=F64)
+    packed = PackedSequence(torch.randn(6, 3, dtype=F64), torch.tensor([3, 2, 1]))
+    other = PackedSequence(torch.randn(6, 4, dtype=F64), torch.tensor([2, 2, 2]))
+    with pytest.raises(ValueError, match=r"grad_output.batch_sizes must be \[3, 2, 1\].*got \[2, 2, 2\]"):
+        backward(lstm, packed, grad_output=other)
