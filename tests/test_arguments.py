@@ -359,6 +359,13 @@ TABLE: dict[str, dict[str, Spec]] = {
         "error": Numbers(lambda: [1e-10, 1e-7], fixed_length=True),
         "chosen": optional(Float(lambda: 1e-6, positive=True)),
     },
+    "rnndoc.colors.network_colors": {
+        "labels": custom(
+            lambda: ["LSTM", "GRU"],
+            ("type", "LSTM", TypeError),
+            ("type", ["LSTM", 3], TypeError),
+        ),
+    },
     "rnndoc.gradient_plots.plot_gradient_norms": {
         "curves": custom(
             lambda: {"a": [1.0, 0.5]},

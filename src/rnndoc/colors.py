@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 import matplotlib.colors
 
+from ._validate import check_sequence, check_str
+
 __all__ = ["NETWORK_COLORS", "network_colors"]
 
 #: One colour per kind of network, the same in every figure of the book.
@@ -20,7 +22,7 @@ NETWORK_COLORS = {
 def network_colors(labels: Sequence[str]) -> dict[str, str | None]:
     """The colour of each label: that of the longest key of :data:`NETWORK_COLORS` it starts with.
 
-    Labels that share a network (``"tanh RNN, s = 1.2"`` and ``"tanh RNN, s = 0.8"``) get
+    Labels that share a network (``"tanh RNN, γ = 1.2"`` and ``"tanh RNN, γ = 0.8"``) get
     shades of its colour, darkest first; a label of no known network gets None (matplotlib's
     colour cycle).
 
@@ -28,6 +30,11 @@ def network_colors(labels: Sequence[str]) -> dict[str, str | None]:
     ----------
     labels : sequence of str
         Curve labels, in drawing order.
+
+    Raises
+    ------
+    TypeError
+        If ``labels`` is not a sequence (a str is not one) or holds a non-str.
 
     Returns
     -------
@@ -40,12 +47,13 @@ def network_colors(labels: Sequence[str]) -> dict[str, str | None]:
     >>> colors = network_colors(["LSTM", "LSTM, forget bias +3", "GRU", "other"])
     >>> colors["LSTM"], colors["GRU"], colors["other"]
     ('#1f77b4', '#2ca02c', None)
-    >>> a, b = network_colors(["tanh RNN, s = 1.2", "tanh RNN, s = 0.8"]).values()
+    >>> a, b = network_colors(["tanh RNN, γ = 1.2", "tanh RNN, γ = 0.8"]).values()
     >>> a != b
     True
     """
     kinds = {}
-    for label in labels:
+    for index, label in enumerate(check_sequence("labels", labels, "a sequence of str", non_empty=False)):
+        check_str(f"labels[{index}]", label)
         keys = [key for key in NETWORK_COLORS if label.startswith(key)]
         kinds[label] = max(keys, key=len) if keys else None
     colors: dict[str, str | None] = {}
