@@ -48,21 +48,7 @@ def test_every_chapter_is_checked():
     assert len(CHAPTERS) >= 13
 
 
-#: Chapters merged after the exercises were written, still without theirs (strict xfail: the
-#: test fails as soon as one gets exercises, so that it leaves this set).
-WITHOUT_EXERCISES_YET = {"gru_backward", "layer_gradients", "lstm_backward"}
-
-
-@pytest.mark.parametrize(
-    "chapter",
-    [
-        pytest.param(p, marks=pytest.mark.xfail(reason="exercises not written yet", strict=True))
-        if p.stem in WITHOUT_EXERCISES_YET
-        else p
-        for p in CHAPTERS
-    ],
-    ids=lambda p: p.stem,
-)
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
 def test_chapter_ends_with_asserted_folded_exercises(chapter):
     text = chapter.read_text("utf-8")
     labels, solutions = exercises(text)
