@@ -218,8 +218,8 @@ def evaluate(
     ----------
     model : callable
         Maps (N, L, 2) to (N,), as :class:`AddingModel`.
-    inputs : Tensor, shape (N, L, 2)
-        (N, L, F): the features are the model's business.
+    inputs : Tensor, shape (N, L, F)
+        F = 2 for :class:`AddingModel`; any F the model reads.
     targets : Tensor, shape (N,)
 
     Returns
@@ -359,12 +359,12 @@ def train_adding(
     batch_size, eval_every = check_int("batch_size", batch_size, 1), check_int("eval_every", eval_every, 1)
     lr = check_float("lr", lr, positive=True)
     length, first_window = _check_lengths(length, first_window)
-    if held_out is not None:
-        held_out = _check_held_out(held_out)
     if probe is not None:
         check_callable("probe", probe)
     if held_out is None:
         held_out = adding_batch(1000, length, first_window, generator=torch.Generator().manual_seed(10_000))
+    else:
+        held_out = _check_held_out(held_out)
     batches = torch.Generator().manual_seed(seed)
     optimizer = torch.optim.Adam(model.parameters(), lr=lr)
     run = AddingRun()
