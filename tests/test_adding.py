@@ -139,7 +139,7 @@ def test_learning_curves_show_the_baseline_and_keep_the_legend_off_the_data():
         (
             lambda: adding_batch(0, generator=torch.Generator()),
             ValueError,
-            "batch_size must be a positive int",
+            "batch_size must be at least 1, got 0",
         ),
         (
             lambda: adding_batch(2, 10, 5, generator=torch.Generator()),
@@ -149,9 +149,9 @@ def test_learning_curves_show_the_baseline_and_keep_the_legend_off_the_data():
         (lambda: adding_batch(2, generator=0), TypeError, "generator must be a torch.Generator"),
         (lambda: AddingModel("LSTMP"), ValueError, "mode must be one of"),
         (lambda: AddingModel("GRU", forget_bias=1.0), ValueError, "forget_bias applies to an LSTM only"),
-        (lambda: AddingModel("GRU", hidden_size=0), ValueError, "hidden_size must be a positive int"),
-        (lambda: train_adding(AddingModel("GRU", 2), 0), ValueError, "steps must be a positive int"),
-        (lambda: train_adding(AddingModel("GRU", 2), 1, lr=-1.0), ValueError, "lr must be a positive number"),
+        (lambda: AddingModel("GRU", hidden_size=0), ValueError, "hidden_size must be at least 1, got 0"),
+        (lambda: train_adding(AddingModel("GRU", 2), 0), ValueError, "steps must be at least 1, got 0"),
+        (lambda: train_adding(AddingModel("GRU", 2), 1, lr=-1.0), ValueError, "lr must be positive"),
     ],
 )
 def test_bad_arguments_get_clear_errors(call, error, match):

@@ -204,5 +204,5 @@ def test_bad_arguments_get_clear_errors():
         raise_forget_bias(torch.nn.LSTM(2, 3, bias=False), 1.0)
     with pytest.raises(ValueError, match="finite"):
         raise_forget_bias(lstm, float("nan"))
-    with pytest.raises(TypeError, match="real number"):
+    with pytest.raises(TypeError, match="delta must be a number"):
         raise_forget_bias(lstm, True)

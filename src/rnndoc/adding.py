@@ -14,14 +14,26 @@ Hochreiter and Schmidhuber (1997), section 5.4 (experiment 4: the adding problem
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import matplotlib.colors
 import matplotlib.figure
 import torch
 from torch import nn
 
+from ._validate import (
+    check_callable,
+    check_choice,
+    check_dtype,
+    check_float,
+    check_instance,
+    check_int,
+    check_mapping,
+    check_sequence,
+    check_str,
+    check_tensor,
+)
 from .colors import network_colors
 from .state_jacobian import raise_forget_bias
 
@@ -57,13 +69,18 @@ BOOK_RUNS = {
     "GRU": ("GRU", 0.0, 1000, "solved"),
 }
 
-_MODES = {"RNN_TANH": nn.RNN, "LSTM": nn.LSTM, "GRU": nn.GRU}
+_MODES: dict[str, type[nn.RNN | nn.LSTM | nn.GRU]] = {"RNN_TANH": nn.RNN, "LSTM": nn.LSTM, "GRU": nn.GRU}
 
 
-def _positive_int(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be a positive int, got {value!r}")
-    return value
+def _check_lengths(length: object, first_window: object) -> tuple[int, int]:
+    """L and the first marker's window, each at least 1, with room for both markers."""
+    first_window = check_int("first_window", first_window, minimum=1)
+    length = check_int("length", length, minimum=1)
+    if length < 2 * first_window + 2:
+        raise ValueError(
+            f"length must be at least 2 * first_window + 2 = {2 * first_window + 2}, got {length}"
+        )
+    return length, first_window
 
 
 def adding_batch(
@@ -100,10 +117,11 @@ def adding_batch(
 
     Raises
     ------
-    ValueError
-        If a size is not a positive int or ``length < 2 * first_window + 2``.
     TypeError
-        If ``generator`` is not a ``torch.Generator``.
+        If a size is not an int, ``generator`` not a ``torch.Generator`` or ``dtype`` not a
+        ``torch.dtype``.
+    ValueError
+        If a size is below 1, ``length < 2 * first_window + 2`` or ``dtype`` is not floating.
 
     Notes
     -----
@@ -119,17 +137,10 @@ def adding_batch(
     >>> torch.equal(targets, (inputs[:, :, 0] * inputs[:, :, 1]).sum(dim=1))
     True
     """
-    n, length, first_window = (
-        _positive_int("batch_size", batch_size),
-        _positive_int("length", length),
-        _positive_int("first_window", first_window),
-    )
-    if length < 2 * first_window + 2:
-        raise ValueError(
-            f"length must be at least 2 * first_window + 2 = {2 * first_window + 2}, got {length}"
-        )
-    if not isinstance(generator, torch.Generator):
-        raise TypeError(f"generator must be a torch.Generator, got {type(generator).__name__}")
+    n = check_int("batch_size", batch_size, minimum=1)
+    length, first_window = _check_lengths(length, first_window)
+    check_instance("generator", generator, torch.Generator, "a torch.Generator")
+    check_dtype("dtype", check_instance("dtype", dtype, torch.dtype, "a torch.dtype"))
     values = torch.rand(n, length, generator=generator, dtype=dtype)  # (N, L)
     first = torch.randint(0, first_window, (n,), generator=generator)  # (N,)
     second = torch.randint(first_window, length // 2, (n,), generator=generator)  # (N,)
@@ -163,8 +174,10 @@ class AddingModel(nn.Module):
 
     Raises
     ------
+    TypeError
+        If ``mode`` is not a str, ``hidden_size`` not an int or ``forget_bias`` not a number.
     ValueError
-        If ``mode`` is unknown, ``hidden_size`` is not a positive int, or ``forget_bias`` is
+        If ``mode`` is unknown, ``hidden_size`` below 1, or ``forget_bias`` not finite or
         nonzero for a mode other than LSTM.
 
     Examples
@@ -178,13 +191,14 @@ class AddingModel(nn.Module):
 
     def __init__(self, mode: str, hidden_size: int = 32, forget_bias: float = 0.0) -> None:
         super().__init__()
-        if mode not in _MODES:
-            raise ValueError(f"mode must be one of {sorted(_MODES)}, got {mode!r}")
+        check_choice("mode", mode, _MODES)
+        hidden_size = check_int("hidden_size", hidden_size, minimum=1)
+        forget_bias = check_float("forget_bias", forget_bias)
         if forget_bias and mode != "LSTM":
             raise ValueError(f"forget_bias applies to an LSTM only, got mode {mode!r}")
-        self.rnn = _MODES[mode](2, _positive_int("hidden_size", hidden_size), batch_first=True)
+        self.rnn = _MODES[mode](2, hidden_size, batch_first=True)
         self.readout = nn.Linear(hidden_size, 1)
-        if forget_bias:
+        if isinstance(self.rnn, nn.LSTM) and forget_bias:
             raise_forget_bias(self.rnn, forget_bias)
 
     def forward(self, inputs: torch.Tensor) -> torch.Tensor:
@@ -193,7 +207,9 @@ class AddingModel(nn.Module):
         return self.readout(output[:, -1]).squeeze(-1)  # (N,)
 
 
-def evaluate(model: nn.Module, inputs: torch.Tensor, targets: torch.Tensor) -> tuple[float, float]:
+def evaluate(
+    model: Callable[[torch.Tensor], torch.Tensor], inputs: torch.Tensor, targets: torch.Tensor
+) -> tuple[float, float]:
     r"""Mean squared error and the fraction of answers within :data:`TOLERANCE`.
 
     .. math:: \mathrm{MSE} = \frac1N \sum_n (\hat y_n - y_n)^2, \qquad
@@ -201,9 +217,10 @@ def evaluate(model: nn.Module, inputs: torch.Tensor, targets: torch.Tensor) -> t
 
     Parameters
     ----------
-    model : nn.Module
+    model : callable
         Maps (N, L, 2) to (N,), as :class:`AddingModel`.
-    inputs : Tensor, shape (N, L, 2)
+    inputs : Tensor, shape (N, L, F)
+        F = 2 for :class:`AddingModel`; any F the model reads.
     targets : Tensor, shape (N,)
 
     Returns
@@ -213,8 +230,11 @@ def evaluate(model: nn.Module, inputs: torch.Tensor, targets: torch.Tensor) -> t
 
     Raises
     ------
+    TypeError
+        If ``model`` is not callable or ``inputs`` or ``targets`` is not a floating tensor.
     ValueError
-        If the model's answers are not of the targets' shape.
+        If ``inputs`` is not 3-d, ``targets`` not (N,), or the model's answers are not of the
+        targets' shape.
 
     Examples
     --------
@@ -223,6 +243,9 @@ def evaluate(model: nn.Module, inputs: torch.Tensor, targets: torch.Tensor) -> t
     >>> evaluate(lambda x: x[:, 0, 0], torch.tensor([[[1.0]], [[2.0]]]), torch.tensor([1.0, 1.5]))
     (0.125, 0.5)
     """
+    check_callable("model", model)
+    check_tensor("inputs", inputs, (None, None, None), "(N, L, F)")
+    check_tensor("targets", targets, (inputs.shape[0],), "(N,)")
     with torch.no_grad():
         answers = model(inputs)  # (N,)
     if answers.shape != targets.shape:
@@ -231,7 +254,7 @@ def evaluate(model: nn.Module, inputs: torch.Tensor, targets: torch.Tensor) -> t
     return error.square().mean().item(), (error.abs() < TOLERANCE).double().mean().item()
 
 
-@dataclass
+@dataclass(frozen=True)
 class AddingRun:
     """What :func:`train_adding` returns: the learning curve and the final scores.
 
@@ -310,8 +333,12 @@ def train_adding(
 
     Raises
     ------
+    TypeError
+        If ``model`` is not an ``nn.Module``, a count not an int, ``lr`` not a number,
+        ``held_out`` not a pair of floating tensors or ``probe`` not callable.
     ValueError
-        If a count is not a positive int or ``lr`` is not positive.
+        If a count is below 1 (``seed`` below 0), ``length < 2 * first_window + 2``, ``lr`` is
+        not positive, or ``held_out`` is not (N, L, 2) and (N,).
 
     Notes
     -----
@@ -328,14 +355,17 @@ def train_adding(
     >>> run.steps, len(run.mse)
     ([0, 2, 4], 3)
     """
-    steps, batch_size, eval_every = (
-        _positive_int(name, value)
-        for name, value in (("steps", steps), ("batch_size", batch_size), ("eval_every", eval_every))
-    )
-    if not (isinstance(lr, float | int) and 0 < lr < math.inf):
-        raise ValueError(f"lr must be a positive number, got {lr!r}")
+    check_instance("model", model, nn.Module, "an nn.Module")
+    steps, seed = check_int("steps", steps, minimum=1), check_int("seed", seed, minimum=0)
+    batch_size, eval_every = check_int("batch_size", batch_size, 1), check_int("eval_every", eval_every, 1)
+    lr = check_float("lr", lr, positive=True)
+    length, first_window = _check_lengths(length, first_window)
+    if probe is not None:
+        check_callable("probe", probe)
     if held_out is None:
         held_out = adding_batch(1000, length, first_window, generator=torch.Generator().manual_seed(10_000))
+    else:
+        held_out = _check_held_out(held_out)
     batches = torch.Generator().manual_seed(seed)
     optimizer = torch.optim.Adam(model.parameters(), lr=lr)
     run = AddingRun()
@@ -358,6 +388,16 @@ def train_adding(
         if step % eval_every == 0 or step == steps:
             record(step)
     return run
+
+
+def _check_held_out(held_out: object) -> tuple[torch.Tensor, torch.Tensor]:
+    """``held_out`` if it is a pair of tensors (N, L, 2), (N,)."""
+    pair = check_sequence("held_out", held_out, "a pair (inputs, targets)")
+    if len(pair) != 2:
+        raise ValueError(f"held_out must be a pair (inputs, targets), got {len(pair)} items")
+    inputs = check_tensor("held_out[0]", pair[0], (None, None, 2), "(N, L, 2)")
+    targets = check_tensor("held_out[1]", pair[1], (inputs.shape[0],), "(N,)")
+    return inputs, targets
 
 
 def plot_learning_curves(
@@ -394,6 +434,19 @@ def plot_learning_curves(
     >>> ax.get_yscale(), len(ax.lines)  # the curve and the baseline
     ('log', 2)
     """
+    check_mapping("runs", runs)
+    for label, run in runs.items():
+        check_instance(f"runs[{label!r}]", run, AddingRun, "an AddingRun")
+        curves = [run.mse] if probe_label is None else [run.mse, run.probe]
+        if any(len(curve) != len(run.steps) for curve in curves):
+            raise ValueError(f"runs[{label!r}] must have one mse (and probe) value per step")
+    for label, color in check_mapping("colors", {} if colors is None else colors).items():
+        if not matplotlib.colors.is_color_like(color):
+            raise ValueError(f"colors[{label!r}] must be a matplotlib colour, got {color!r}")
+    if probe_label is not None:
+        check_str("probe_label", probe_label)
+    if probe_threshold is not None:
+        check_float("probe_threshold", probe_threshold, positive=True)
     panels = 1 if probe_label is None else 2
     fig = matplotlib.figure.Figure(figsize=(4.2 * panels + 0.6, 3.8), layout="constrained")
     axes = fig.subplots(1, panels, squeeze=False)[0]

@@ -19,10 +19,12 @@ towards 1, as Gers et al. (2000) and Jozefowicz, Zaremba and Sutskever (2015) ad
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import torch
 from torch import nn
 
-from ._validate import check_tensor
+from ._validate import check_float, check_instance, check_same_dtype, check_tensor
 from .layers import gru_cell, lstm_cell, rnn_cell
 
 __all__ = [
@@ -60,18 +62,42 @@ def _gru_gates(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh) -> tuple[tor
     return r, z, torch.tanh(x_n + r * hh_n), hh_n
 
 
-def _step_args(gates, x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh) -> int:
-    """Check one unbatched step's arguments; return H."""
+def _step_args(
+    gates: int,
+    x_t: torch.Tensor,
+    h_prev: torch.Tensor,
+    weight_ih: torch.Tensor,
+    weight_hh: torch.Tensor,
+    bias_ih: torch.Tensor | None,
+    bias_hh: torch.Tensor | None,
+    c_prev: torch.Tensor | None = None,
+) -> int:
+    """Check one unbatched step's arguments (shapes, one dtype, one device); return H."""
     check_tensor("weight_hh", weight_hh, (None, None), "(G*H, H)")
     size = weight_hh.shape[1]
     check_tensor("weight_hh", weight_hh, (gates * size, size), f"({gates}H, H)")
     check_tensor("h_prev", h_prev, (size,), "(H,)")
     check_tensor("x_t", x_t, (None,), "(H_in,)")
     check_tensor("weight_ih", weight_ih, (gates * size, x_t.shape[0]), f"({gates}H, H_in)")
+    given = {"x_t": x_t, "h_prev": h_prev, "weight_ih": weight_ih, "weight_hh": weight_hh}
     for name, bias in (("bias_ih", bias_ih), ("bias_hh", bias_hh)):
         if bias is not None:
-            check_tensor(name, bias, (gates * size,), f"({gates}H,)")
+            given[name] = check_tensor(name, bias, (gates * size,), f"({gates}H,)")
+    if gates == 4:
+        given["c_prev"] = check_tensor("c_prev", c_prev, (size,), "(H,)")
+    check_same_dtype(**given)
+    _check_same_device(**given)
     return size
+
+
+def _check_same_device(**tensors: torch.Tensor) -> None:
+    """Raise ValueError naming the first tensor on another device than the first one."""
+    (first, reference), *others = tensors.items()
+    for name, tensor in others:
+        if tensor.device != reference.device:
+            raise ValueError(
+                f"{name} must be on the device of {first} ({reference.device}), got {tensor.device}"
+            )
 
 
 def rnn_step_jacobian(
@@ -182,8 +208,7 @@ def lstm_step_jacobian(
     tensor([[0.5000, 0.0000],
             [0.0000, 0.5000]])
     """
-    size = _step_args(4, x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh)
-    check_tensor("c_prev", c_prev, (size,), "(H,)")
+    size = _step_args(4, x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh, c_prev)
     i, f, g, o = _lstm_gates(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh)  # (H,) each
     w_i, w_f, w_g, w_o = weight_hh.split(size)  # (H, H) each
     tanh_c = torch.tanh(f * c_prev + i * g)  # (H,): tanh(c_t)
@@ -264,26 +289,31 @@ def gru_step_jacobian(
     )  # (H, H)
 
 
-def _check_module(module: nn.Module) -> None:
-    if not isinstance(module, nn.RNN | nn.LSTM | nn.GRU):
-        raise TypeError(f"module must be an nn.RNN, nn.LSTM or nn.GRU, got {type(module).__name__}")
-    if module.num_layers != 1 or module.bidirectional or getattr(module, "proj_size", 0):
+Recurrent = nn.RNN | nn.LSTM | nn.GRU
+Weights = tuple[torch.Tensor, torch.Tensor, torch.Tensor | None, torch.Tensor | None]
+_Module = TypeVar("_Module", bound=nn.RNNBase)
+
+
+def _check_arguments(module: Recurrent, input: torch.Tensor) -> Weights:
+    """Check the module (kind, one layer...) and the sequence (shape, dtype, device); its weights."""
+    check_instance("module", module, (nn.RNN, nn.LSTM, nn.GRU), "an nn.RNN, nn.LSTM or nn.GRU")
+    if module.num_layers != 1 or module.bidirectional or module.proj_size:
         raise ValueError("module must have one layer, one direction and no projection")
     if isinstance(module, nn.RNN) and module.nonlinearity != "tanh":
         raise ValueError(f"module must be a tanh RNN, got nonlinearity={module.nonlinearity!r}")
+    check_tensor("input", input, (None, module.input_size), "(T, H_in)")
+    weight_ih, weight_hh = (getattr(module, f"weight_{k}_l0") for k in ("ih", "hh"))
+    bias_ih, bias_hh = (getattr(module, f"bias_{k}_l0") if module.bias else None for k in ("ih", "hh"))
+    check_same_dtype(weight_ih_l0=weight_ih, input=input)
+    _check_same_device(weight_ih_l0=weight_ih, input=input)
+    return weight_ih, weight_hh, bias_ih, bias_hh
 
 
-def _weights(module: nn.Module) -> tuple[torch.Tensor | None, ...]:
-    return tuple(
-        getattr(module, f"{name}_l0", None) for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")
-    )
-
-
-def _state_size(module: nn.Module) -> int:
+def _state_size(module: Recurrent) -> int:
     return 2 * module.hidden_size if isinstance(module, nn.LSTM) else module.hidden_size
 
 
-def state_jacobians(module: nn.Module, input: torch.Tensor) -> torch.Tensor:
+def state_jacobians(module: Recurrent, input: torch.Tensor) -> torch.Tensor:
     r"""Every :math:`\partial s_T / \partial s_t` of one sequence, as products of step Jacobians.
 
     .. math:: \frac{\partial s_T}{\partial s_{T-d}} = J_T J_{T-1} \cdots J_{T-d+1},
@@ -330,9 +360,7 @@ def state_jacobians(module: nn.Module, input: torch.Tensor) -> torch.Tensor:
     >>> products.shape, torch.equal(products[0], torch.eye(6, dtype=torch.float64))
     (torch.Size([5, 6, 6]), True)
     """
-    _check_module(module)
-    check_tensor("input", input, (None, module.input_size), "(T, H_in)")
-    weights = _weights(module)
+    weights = _check_arguments(module, input)
     h = c = input.new_zeros(module.hidden_size)  # (H,)
     steps = []
     with torch.no_grad():
@@ -346,13 +374,13 @@ def state_jacobians(module: nn.Module, input: torch.Tensor) -> torch.Tensor:
             else:
                 steps.append(rnn_step_jacobian(x_t, h, *weights))  # (H, H)
                 h = rnn_cell(x_t, h, *weights)
-        products = [torch.eye(_state_size(module), dtype=input.dtype)]  # ds_T/ds_T
+        products = [torch.eye(_state_size(module), dtype=input.dtype, device=input.device)]  # ds_T/ds_T
         for jacobian in reversed(steps):  # k = T, T-1, ..., 1
             products.append(products[-1] @ jacobian)  # (S, S): ds_T/ds_(k-1)
     return torch.stack(products)  # (T + 1, S, S)
 
 
-def autograd_state_jacobians(module: nn.Module, input: torch.Tensor) -> torch.Tensor:
+def autograd_state_jacobians(module: Recurrent, input: torch.Tensor) -> torch.Tensor:
     r"""The same Jacobians as :func:`state_jacobians`, by autograd through the PyTorch module.
 
     The module is run one step at a time from :math:`s_0 = 0` (``module(x_t, hx)`` on a
@@ -386,8 +414,7 @@ def autograd_state_jacobians(module: nn.Module, input: torch.Tensor) -> torch.Te
     >>> gap < 1e-15
     True
     """
-    _check_module(module)
-    check_tensor("input", input, (None, module.input_size), "(T, H_in)")
+    _check_arguments(module, input)
     size = module.hidden_size
     s = input.new_zeros(_state_size(module), requires_grad=True)  # (S,): s_0
     states = [s]
@@ -404,7 +431,7 @@ def autograd_state_jacobians(module: nn.Module, input: torch.Tensor) -> torch.Te
     return torch.stack([torch.stack([row[t] for row in rows]) for t in reversed(range(len(states)))])
 
 
-def gate_values(module: nn.Module, input: torch.Tensor) -> dict[str, torch.Tensor]:
+def gate_values(module: nn.LSTM | nn.GRU, input: torch.Tensor) -> dict[str, torch.Tensor]:
     r"""The gates of an LSTM or GRU along one sequence, from :math:`s_0 = 0`.
 
     Parameters
@@ -436,11 +463,9 @@ def gate_values(module: nn.Module, input: torch.Tensor) -> dict[str, torch.Tenso
             [0.5000, 0.5000],
             [0.5000, 0.5000]])
     """
-    _check_module(module)
     if isinstance(module, nn.RNN):
         raise TypeError("module must be an nn.LSTM or nn.GRU (a tanh RNN has no gates)")
-    check_tensor("input", input, (None, module.input_size), "(T, H_in)")
-    weights = _weights(module)
+    weights = _check_arguments(module, input)
     h = c = input.new_zeros(module.hidden_size)  # (H,)
     names = "ifgo" if isinstance(module, nn.LSTM) else "rzn"
     values: dict[str, list[torch.Tensor]] = {name: [] for name in names}
@@ -457,16 +482,14 @@ def gate_values(module: nn.Module, input: torch.Tensor) -> dict[str, torch.Tenso
     return {name: torch.stack(v) for name, v in values.items()}  # each (T, H)
 
 
-def _raise_bias(module: nn.Module, kind: type, block: int, gate: str, delta: float) -> nn.Module:
+def _raise_bias(
+    name: str, module: _Module, kind: type[_Module], block: int, gate: str, delta: float
+) -> _Module:
     """Add ``delta`` to gate block ``block`` of every ``bias_ih_l{k}[_reverse]``, in place."""
-    if not isinstance(module, kind):
-        raise TypeError(f"module must be an nn.{kind.__name__}, got {type(module).__name__}")
-    if isinstance(delta, bool) or not isinstance(delta, int | float):
-        raise TypeError(f"delta must be a real number, got {type(delta).__name__}")
-    if not -float("inf") < delta < float("inf"):
-        raise ValueError(f"delta must be finite, got {delta!r}")
+    check_instance(name, module, kind, f"an nn.{kind.__name__}")
+    delta = check_float("delta", delta)
     if not module.bias:
-        raise ValueError(f"module has no biases (bias=False): there is no {gate} bias to raise")
+        raise ValueError(f"{name} has no biases (bias=False): there is no {gate} bias to raise")
     size = module.hidden_size
     suffixes = ["", "_reverse"] if module.bidirectional else [""]
     with torch.no_grad():
@@ -499,7 +522,7 @@ def raise_forget_bias(lstm: nn.LSTM, delta: float) -> nn.LSTM:
     Raises
     ------
     TypeError
-        If ``lstm`` is not an ``nn.LSTM`` or ``delta`` is not a real number.
+        If ``lstm`` is not an ``nn.LSTM`` or ``delta`` is not a number.
     ValueError
         If the LSTM has no biases, or ``delta`` is not finite.
 
@@ -518,7 +541,7 @@ def raise_forget_bias(lstm: nn.LSTM, delta: float) -> nn.LSTM:
     >>> raise_forget_bias(lstm, 3.0).bias_ih_l0.tolist()  # blocks i, f, g, o
     [0.0, 0.0, 3.0, 3.0, 0.0, 0.0, 0.0, 0.0]
     """
-    return _raise_bias(lstm, nn.LSTM, 1, "forget-gate", delta)
+    return _raise_bias("lstm", lstm, nn.LSTM, 1, "forget-gate", delta)
 
 
 def raise_update_bias(gru: nn.GRU, delta: float) -> nn.GRU:
@@ -542,7 +565,7 @@ def raise_update_bias(gru: nn.GRU, delta: float) -> nn.GRU:
     Raises
     ------
     TypeError
-        If ``gru`` is not an ``nn.GRU`` or ``delta`` is not a real number.
+        If ``gru`` is not an ``nn.GRU`` or ``delta`` is not a number.
     ValueError
         If the GRU has no biases, or ``delta`` is not finite.
 
@@ -560,4 +583,4 @@ def raise_update_bias(gru: nn.GRU, delta: float) -> nn.GRU:
     >>> raise_update_bias(gru, 2.0).bias_ih_l0.tolist()  # blocks r, z, n
     [0.0, 2.0, 0.0]
     """
-    return _raise_bias(gru, nn.GRU, 1, "update-gate", delta)
+    return _raise_bias("gru", gru, nn.GRU, 1, "update-gate", delta)

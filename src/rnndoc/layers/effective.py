@@ -9,6 +9,9 @@ iteration); everything else is refused by name.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 import torch
 from torch import nn
 from torch.nn.modules import module as _module_hooks
@@ -19,16 +22,16 @@ from torch.nn.utils.weight_norm import WeightNorm
 __all__: list[str] = []  # internal: used by the dispatch
 
 
-def _weight_hooks(module: nn.Module) -> dict[str, object]:
+def _weight_hooks(module: nn.Module) -> dict[str, Callable[[nn.Module], torch.Tensor]]:
     """The forward pre-hooks that recompute a weight on every call, by the weight's name."""
-    hooks = {}
+    hooks: dict[str, Callable[[nn.Module], torch.Tensor]] = {}
     for hook in module._forward_pre_hooks.values():
         if isinstance(hook, prune.BasePruningMethod):
             hooks[hook._tensor_name] = hook.apply_mask  # weight = weight_orig * weight_mask
         elif isinstance(hook, WeightNorm):
             hooks[hook.name] = hook.compute_weight  # weight = g * v / |v|
         elif isinstance(hook, SpectralNorm) and not module.training:
-            hooks[hook.name] = lambda module, hook=hook: hook.compute_weight(module, do_power_iteration=False)
+            hooks[hook.name] = functools.partial(hook.compute_weight, do_power_iteration=False)
     return hooks
 
 
@@ -48,7 +51,7 @@ def effective_tensor(module: nn.Module, name: str) -> torch.Tensor:
     return value
 
 
-def check_runs_as_torch_class(module: nn.Module, kinds: tuple[type, ...]) -> None:
+def check_runs_as_torch_class(module: nn.Module, kinds: tuple[type[nn.Module], ...]) -> None:
     """Refuse what ``module(input)`` would run besides the class's equations: hooks, an own forward."""
     base = next(kind for kind in kinds if isinstance(module, kind))
     if type(module).forward is not base.forward:

@@ -105,7 +105,7 @@ def check_shapes(**named: tuple[object, str]) -> dict[str, int]:
                 raise ValueError(
                     f"{name} must have shape ({labels.replace(',', ', ')}) with {known}, got {tuple(tensor.shape)}"
                 )
-    _check_alike({name: value for name, (value, _) in named.items() if value is not None})
+    _check_alike({name: value for name, (value, _) in named.items() if isinstance(value, torch.Tensor)})
     return sizes
 
 

@@ -17,10 +17,12 @@ __all__: list[str] = []  # internal checks of the stack; run_layers and run_laye
 _MODES = ("RNN_TANH", "RNN_RELU", "LSTM", "GRU")
 
 
-def _check_flags(mode: object, num_layers: object, bidirectional: object) -> None:
+def _check_flags(mode: object, num_layers: object, bidirectional: object) -> int:
+    """Check the three flags; return num_layers."""
     check_choice("mode", mode, _MODES)
-    check_int("num_layers", num_layers, minimum=1)
+    layers = check_int("num_layers", num_layers, minimum=1)
     check_bool("bidirectional", bidirectional)
+    return layers
 
 
 def _check_lengths(lengths: object, length: int, batch: int) -> None:
@@ -120,11 +122,11 @@ def check_tape(tape, grad_output, grad_h_n, grad_c_n, mode, num_layers, bidirect
 
 def check_params(params: object, mode: object, num_layers: object, bidirectional: object) -> None:
     """Check the weights :func:`~rnndoc.layers.stack.run_layers_backward` reads, by PyTorch's names."""
-    _check_flags(mode, num_layers, bidirectional)
+    layers = _check_flags(mode, num_layers, bidirectional)
     params = check_mapping("params", params)
     gates = {"LSTM": 4, "GRU": 3}.get(str(mode), 1)
     suffixes = ["", "_reverse"] if bidirectional else [""]
-    for suffix in (f"_l{k}{s}" for k in range(num_layers) for s in suffixes):
+    for suffix in (f"_l{k}{s}" for k in range(layers) for s in suffixes):
         for kind in ("weight_ih", "weight_hh"):
             if f"{kind}{suffix}" not in params:
                 raise ValueError(f"params must hold '{kind}{suffix}' (PyTorch's name), got {sorted(params)}")
