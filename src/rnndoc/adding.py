@@ -450,11 +450,11 @@ def plot_learning_curves(
     panels = 1 if probe_label is None else 2
     fig = matplotlib.figure.Figure(figsize=(4.2 * panels + 0.6, 3.8), layout="constrained")
     axes = fig.subplots(1, panels, squeeze=False)[0]
-    colors = colors or network_colors(list(runs))
+    shades: dict[str, str | None] = dict(colors) if colors else network_colors(list(runs))
     # Curves that coincide (two failed runs at the baseline) stay visible: one marker per run,
     # and the runs listed first drawn on top.
     for index, (label, run) in enumerate(runs.items()):
-        style = {"lw": 1.6, "color": colors.get(label), "marker": "osD^v<>"[index % 7], "ms": 3.5,
+        style = {"lw": 1.6, "color": shades.get(label), "marker": "osD^v<>"[index % 7], "ms": 3.5,
                  "markevery": max(1, len(run.steps) // 12), "zorder": 3 + len(runs) - index}  # fmt: skip
         axes[0].semilogy(run.steps, run.mse, label=label, **style)
         if probe_label is not None:

@@ -64,6 +64,6 @@ def network_colors(labels: Sequence[str]) -> dict[str, str | None]:
         same = [other for other, k in kinds.items() if k == kind]
         # shades: the network's colour, then mixed with up to 50 % white
         mix = 0.5 * same.index(label) / max(1, len(same) - 1)
-        rgb = [(1 - mix) * c + mix for c in matplotlib.colors.to_rgb(NETWORK_COLORS[kind])]
-        colors[label] = matplotlib.colors.to_hex(rgb)
+        red, green, blue = ((1 - mix) * c + mix for c in matplotlib.colors.to_rgb(NETWORK_COLORS[kind]))
+        colors[label] = matplotlib.colors.to_hex((red, green, blue))
     return colors
