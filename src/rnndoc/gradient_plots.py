@@ -77,8 +77,8 @@ def plot_gradient_norms(
 def plot_truncation(lengths: Sequence[int], errors: Sequence[float]) -> matplotlib.figure.Figure:
     r"""Plot how far truncated-BPTT gradients are from full BPTT, against the chunk length.
 
-    The error is relative, :math:`\lVert g_k - g \rVert_2 / \lVert g \rVert_2` for the
-    gradient :math:`g_k` truncated every k steps and the full gradient g, so the axis has a
+    The error is relative, :math:`\lVert G_k - G \rVert_2 / \lVert G \rVert_2` for the
+    gradient :math:`G_k` truncated every k steps and the full gradient G, so the axis has a
     scale. A log axis cannot show 0: exact zeros are drawn as distinct markers on the axis
     floor, a decade below the smallest nonzero error, with their own legend entry.
 
@@ -127,7 +127,7 @@ def plot_truncation(lengths: Sequence[int], errors: Sequence[float]) -> matplotl
                     clip_on=False, label="exactly 0")  # fmt: skip
     ax.set_ylim(bottom=floor)
     ax.set_xlabel("chunk length k (steps between detaches)")
-    ax.set_ylabel(r"$\|g_k - g\|_2 \,/\, \|g\|_2$")
+    ax.set_ylabel(r"$\|G_k - G\|_2 \,/\, \|G\|_2$")
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=9)
     return fig
