@@ -221,8 +221,8 @@ def train_adding(
 
     record(0)
     for step in range(1, steps + 1):
-        inputs, targets = adding_batch(batch_size, length, first_window, generator=batches)
-        loss = (model(inputs) - targets).square().mean()
+        inputs, targets = adding_batch(batch_size, length, first_window, generator=batches)  # (N, L, 2), (N,)
+        loss = (model(inputs) - targets).square().mean()  # (): the MSE
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()

@@ -133,5 +133,6 @@ def autograd_state_jacobians(module: Recurrent, input: torch.Tensor) -> torch.Te
             s = h[0]  # (H,)
         states.append(s)
     rows = [torch.autograd.grad(s[k], states, retain_graph=True) for k in range(s.shape[0])]
-    # rows[k][t] is row k of ds_T/ds_t; the distance d = T - t runs the other way.
-    return torch.stack([torch.stack([row[t] for row in rows]) for t in reversed(range(len(states)))])
+    # rows[k][t], (S,), is row k of ds_T/ds_t; the distance d = T - t runs the other way.
+    jacobians = [torch.stack([row[t] for row in rows]) for t in reversed(range(len(states)))]  # (S, S) each
+    return torch.stack(jacobians)  # (T + 1, S, S)

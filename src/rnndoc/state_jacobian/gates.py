@@ -64,10 +64,10 @@ def gate_values(module: nn.LSTM | nn.GRU, input: torch.Tensor) -> dict[str, torc
     with torch.no_grad():
         for x_t in input:
             if isinstance(module, nn.LSTM):
-                gates = _lstm_gates(x_t, h, *weights)
+                gates = _lstm_gates(x_t, h, *weights)  # (H,) each
                 h, c = lstm_cell(x_t, (h, c), *weights)
             else:
-                gates = _gru_gates(x_t, h, *weights)[:3]
+                gates = _gru_gates(x_t, h, *weights)[:3]  # (H,) each
                 h = gru_cell(x_t, h, *weights)
             for name, value in zip(names, gates, strict=True):
                 values[name].append(value)  # (H,)

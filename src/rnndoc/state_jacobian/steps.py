@@ -26,13 +26,14 @@ def _preactivation(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh) -> torch
 
 def _lstm_gates(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh) -> tuple[torch.Tensor, ...]:
     """i, f, g, o of one unbatched LSTM step, each (H,)."""
-    a_i, a_f, a_g, a_o = _preactivation(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh).chunk(4)
+    a = _preactivation(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh)  # (4H,)
+    a_i, a_f, a_g, a_o = a.chunk(4)  # (H,) each
     return torch.sigmoid(a_i), torch.sigmoid(a_f), torch.tanh(a_g), torch.sigmoid(a_o)
 
 
 def _gru_gates(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh) -> tuple[torch.Tensor, ...]:
     """r, z, n of one unbatched GRU step and W_hn h_(t-1) + b_hn, each (H,)."""
-    x_r, x_z, x_n = (weight_ih @ x_t if bias_ih is None else weight_ih @ x_t + bias_ih).chunk(3)
+    x_r, x_z, x_n = (weight_ih @ x_t if bias_ih is None else weight_ih @ x_t + bias_ih).chunk(3)  # (H,) each
     hh_r, hh_z, hh_n = (weight_hh @ h_prev if bias_hh is None else weight_hh @ h_prev + bias_hh).chunk(3)
     r, z = torch.sigmoid(x_r + hh_r), torch.sigmoid(x_z + hh_z)
     return r, z, torch.tanh(x_n + r * hh_n), hh_n
