@@ -2,7 +2,7 @@
 ``nox -s tests``).
 
 The chapter trains each network once, on seed 0. Here every network of
-:data:`rnndoc.adding.BOOK_RUNS` is drawn and trained on each seed in ``RNNDOC_ADDING_SEEDS``
+:data:`rnndoc.adding.training.BOOK_RUNS` is drawn and trained on each seed in ``RNNDOC_ADDING_SEEDS``
 (default ``0 1 2 3 4``) with the chapter's settings, and its outcome is checked against the
 same thresholds: solved, at least 90 % of the held-out answers within 0.04; failed, a
 held-out MSE of at least 0.15 (90 % of the mean baseline's) and under 20 % right.

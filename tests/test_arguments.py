@@ -473,19 +473,19 @@ TABLE: dict[str, dict[str, Spec]] = {
     "rnndoc.cell_diagrams.draw_gru_cell": {},
     # the gated state Jacobians
     **{
-        f"rnndoc.state_jacobian.{kind}_step_jacobian": _step_jacobian(gates)
+        f"rnndoc.state_jacobian.steps.{kind}_step_jacobian": _step_jacobian(gates)
         for kind, gates in (("rnn", 1), ("lstm", 4), ("gru", 3))
     },
-    "rnndoc.state_jacobian.state_jacobians": {"module": RECURRENT, "input": SEQUENCE},
-    "rnndoc.state_jacobian.autograd_state_jacobians": {"module": RECURRENT, "input": SEQUENCE},
-    "rnndoc.state_jacobian.gate_values": {
+    "rnndoc.state_jacobian.chain.state_jacobians": {"module": RECURRENT, "input": SEQUENCE},
+    "rnndoc.state_jacobian.chain.autograd_state_jacobians": {"module": RECURRENT, "input": SEQUENCE},
+    "rnndoc.state_jacobian.gates.gate_values": {
         "module": Instance(
             lambda: torch.nn.GRU(2, 3, dtype=torch.float64),
             extra=(Bad("type", lambda: torch.nn.RNN(2, 3, dtype=torch.float64), TypeError),),
         ),
         "input": SEQUENCE,
     },
-    "rnndoc.state_jacobian.raise_forget_bias": {
+    "rnndoc.state_jacobian.gates.raise_forget_bias": {
         "lstm": Instance(
             lambda: torch.nn.LSTM(2, 3),
             extra=(
@@ -495,7 +495,7 @@ TABLE: dict[str, dict[str, Spec]] = {
         ),
         "delta": Float(lambda: 1.0),
     },
-    "rnndoc.state_jacobian.raise_update_bias": {
+    "rnndoc.state_jacobian.gates.raise_update_bias": {
         "gru": Instance(
             lambda: torch.nn.GRU(2, 3),
             extra=(
@@ -506,7 +506,7 @@ TABLE: dict[str, dict[str, Spec]] = {
         "delta": Float(lambda: 1.0),
     },
     # the adding problem
-    "rnndoc.adding.adding_batch": {
+    "rnndoc.adding.task.adding_batch": {
         "batch_size": SIZE,
         "length": Int(lambda: 6, minimum=6),  # 2 * first_window + 2
         "first_window": Int(lambda: 2, minimum=1, maximum=2),  # length >= 2 * first_window + 2
@@ -518,17 +518,17 @@ TABLE: dict[str, dict[str, Spec]] = {
             ("range", torch.int64, ValueError),
         ),
     },
-    "rnndoc.adding.AddingModel": {
+    "rnndoc.adding.training.AddingModel": {
         "mode": Choice(lambda: "LSTM"),
         "hidden_size": SIZE,
         "forget_bias": Float(lambda: 1.0, extra=(Bad("range", lambda: float("inf"), ValueError),)),
     },
-    "rnndoc.adding.evaluate": {
+    "rnndoc.adding.task.evaluate": {
         "model": Function(lambda: lambda x: x[:, 0, 0]),
         "inputs": Tensor(lambda: _f64(3, 4, 2)),
         "targets": Tensor(lambda: _f64(3), extra=(Bad("shape", lambda: _f64(2), ValueError),)),
     },
-    "rnndoc.adding.train_adding": {
+    "rnndoc.adding.training.train_adding": {
         "model": Instance(lambda: AddingModel("GRU", 2)),
         "steps": SIZE,
         "seed": Int(lambda: 0, minimum=0),
@@ -549,11 +549,12 @@ TABLE: dict[str, dict[str, Spec]] = {
         ),
         "probe": optional(Function(lambda: lambda model: 0.0)),
     },
-    "rnndoc.adding.plot_learning_curves": {
+    "rnndoc.adding.plotting.plot_learning_curves": {
         "runs": custom(
             lambda: {"a": AddingRun([0, 10], [0.2, 0.01], [0.1, 0.9], [1.0, 0.5])},
             ("type", [], TypeError),
             ("type", {"a": [0.2, 0.01]}, TypeError),
+            ("type", {1: AddingRun([0, 10], [0.2, 0.01], [0.1, 0.9], [1.0, 0.5])}, TypeError),
             ("range", {"a": AddingRun([0, 10], [0.2], [0.1, 0.9])}, ValueError),
         ),
         "colors": optional(
@@ -578,7 +579,7 @@ RESULTS = {
     "rnndoc.symbolic.network.Unrolled",
     "rnndoc.symbolic.parameter_rules.ParameterRules",
     "rnndoc.witnesses.Forward",
-    "rnndoc.adding.AddingRun",
+    "rnndoc.adding.training.AddingRun",
 }
 
 TABLE |= LAYERS_TABLE

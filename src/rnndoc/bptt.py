@@ -98,12 +98,8 @@ def _forward(v: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
     preactivations, hidden = [], []
     for t in range(v["inputs"].shape[1]):
         # a_t = W_ih x_t + b_ih + W_hh h_{t-1} + b_hh, one row per sequence
-        a = (
-            v["inputs"][:, t] @ v["weight_ih_l0"].T
-            + v["bias_ih_l0"]
-            + h @ v["weight_hh_l0"].T
-            + v["bias_hh_l0"]
-        )
+        x_t = v["inputs"][:, t]  # (N, H_in)
+        a = x_t @ v["weight_ih_l0"].T + v["bias_ih_l0"] + h @ v["weight_hh_l0"].T + v["bias_hh_l0"]  # (N, H)
         h = torch.tanh(a)  # (N, H)
         preactivations.append(a)
         hidden.append(h)

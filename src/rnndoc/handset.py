@@ -1,19 +1,16 @@
 r"""The hand-set two-unit RNN: one source of truth for every number in the book.
 
-The numbers are written once, as decimal strings, in the layout ``torch.nn.RNN`` uses with
+The numbers are written once, as decimal strings, in the layout of ``torch.nn.RNN`` with
 ``batch_first=True`` (``weight_ih_l0`` is ``(hidden_size, input_size)``, ``h_0`` is
 ``(num_layers * D, N, H)``, the inputs ``(N, L, H_in)``). Everything else reads them:
 :func:`exact` turns them into exact ``sympy.Rational`` matrices, :func:`floats` into plain
 Python numbers (for the torch-free witness, :mod:`rnndoc.reference`), :func:`tensors` into
 float64 tensors, :func:`make_rnn` into a ``torch.nn.RNN`` with those weights and its ``h_0``.
-This module imports torch only inside the functions that return tensors.
+This module imports torch only inside the functions that return tensors. The network, read on
+the sequence A, B, C with the hidden-state loss
+:math:`L = \tfrac12 \sum_t \sum_k (h_t[k] - \mathrm{target}_t[k])^2`, is
 
-The network is
-
-.. math:: h_t = \tanh(W_{ih} x_t + b_{ih} + W_{hh} h_{t-1} + b_{hh}),\qquad t = 1, 2, 3,
-
-read on the sequence A, B, C, with the hidden-state loss
-:math:`L = \tfrac12 \sum_t \sum_k (h_t[k] - \mathrm{target}_t[k])^2`.
+.. math:: h_t = \tanh(W_{ih} x_t + b_{ih} + W_{hh} h_{t-1} + b_{hh}),\qquad t = 1, 2, 3.
 """
 
 from __future__ import annotations
@@ -60,23 +57,15 @@ HIDDEN_SIZE = 2
 PARAMETER_NAMES = tuple(_PARAMETERS)
 
 
-def _check_order(order: object) -> str:
+def _raw(order: object) -> dict[str, tuple]:
+    """The decimal strings of ``_PARAMETERS``, the inputs in ``order`` and the targets."""
     order = check_str("order", order)
-    unknown = sorted(set(order) - set(_TOKENS))
-    if unknown or not order:
+    if not order or set(order) - set(_TOKENS):
         raise ValueError(
             f"order must be a non-empty string over the tokens {''.join(_TOKENS)}, got {order!r}"
         )
-    return order
-
-
-def _raw(order: str) -> dict[str, tuple]:
-    order = _check_order(order)
-    return {
-        **_PARAMETERS,
-        "inputs": (tuple(_TOKENS[token] for token in order),),  # (N, L, H_in) = (1, L, 2)
-        "targets": _TARGETS,  # (1, 3, H)
-    }
+    inputs = (tuple(_TOKENS[token] for token in order),)  # (N, L, H_in) = (1, L, 2)
+    return {**_PARAMETERS, "inputs": inputs, "targets": _TARGETS}  # targets: (1, 3, H)
 
 
 def _convert(value, leaf):
@@ -85,9 +74,7 @@ def _convert(value, leaf):
 
 
 def floats(order: str = SEQUENCE) -> dict[str, list]:
-    """The hand-set numbers as plain Python floats, nested lists in :func:`tensors`' layout.
-
-    No torch is imported: this is what the torch-free witness reads.
+    """The hand-set numbers as plain Python floats, for the torch-free witness (no torch imported).
 
     Parameters
     ----------
@@ -97,8 +84,8 @@ def floats(order: str = SEQUENCE) -> dict[str, list]:
     Returns
     -------
     dict of str to list
-        The keys and nesting of :func:`tensors`; each float is the correctly rounded value
-        of its decimal.
+        The keys and nesting (nested lists) of :func:`tensors`; each float is the correctly
+        rounded value of its decimal.
 
     Raises
     ------
@@ -125,11 +112,10 @@ def exact(order: str = SEQUENCE) -> dict[str, sympy.Matrix]:
     Returns
     -------
     dict of str to sympy.Matrix
-        ``weight_ih_l0`` (H, H_in), ``weight_hh_l0`` (H, H), and column vectors
-        ``bias_ih_l0``, ``bias_hh_l0``, ``h_0`` (H, 1); ``inputs`` (L, H_in) with one
-        row per step, L = ``len(order)``; ``targets`` (3, H), one row per step of the
-        hand-set three-step sequence whatever ``order`` is (the batch axis of one
-        sequence is dropped). Entries are ``sympy.Rational``.
+        ``sympy.Rational`` entries: ``weight_ih_l0`` (H, H_in), ``weight_hh_l0`` (H, H), and
+        column vectors ``bias_ih_l0``, ``bias_hh_l0``, ``h_0`` (H, 1); ``inputs`` (L, H_in), one
+        row per step, L = ``len(order)``; ``targets`` (3, H), one row per step of the hand-set
+        three-step sequence whatever ``order`` is (the batch axis of one sequence is dropped).
 
     Raises
     ------
@@ -165,10 +151,9 @@ def tensors(order: str = SEQUENCE, dtype: torch.dtype | None = None) -> dict[str
     Returns
     -------
     dict of str to Tensor
-        ``weight_ih_l0`` (H, H_in), ``weight_hh_l0`` (H, H), ``bias_ih_l0``,
-        ``bias_hh_l0`` (H,), ``h_0`` (num_layers * D, N, H) = (1, 1, H), ``inputs``
-        (N, L, H_in) = (1, L, H_in) with L = ``len(order)``, ``targets`` (1, 3, H)
-        whatever ``order`` is: ``nn.RNN``'s layout with ``batch_first=True``.
+        ``weight_ih_l0`` (H, H_in), ``weight_hh_l0`` (H, H), ``bias_ih_l0``, ``bias_hh_l0`` (H,),
+        ``h_0`` (num_layers * D, N, H) = (1, 1, H), ``inputs`` (N, L, H_in) = (1, L, H_in),
+        L = ``len(order)``, ``targets`` (1, 3, H) whatever ``order`` is: ``nn.RNN``'s layout.
 
     Raises
     ------
@@ -256,15 +241,9 @@ def make_rnn(dtype: torch.dtype | None = None) -> tuple[torch.nn.RNN, torch.Tens
     """
     import torch  # noqa: PLC0415
 
+    dtype = check_dtype("dtype", dtype)
+    rnn = torch.nn.RNN(INPUT_SIZE, HIDDEN_SIZE, nonlinearity="tanh", batch_first=True, dtype=dtype)
     values = tensors(dtype=dtype)
-    rnn = torch.nn.RNN(
-        INPUT_SIZE,
-        HIDDEN_SIZE,
-        num_layers=1,
-        nonlinearity="tanh",
-        batch_first=True,
-        dtype=values["h_0"].dtype,
-    )
     with torch.no_grad():
         for name, parameter in rnn.named_parameters():
             parameter.copy_(values[name])

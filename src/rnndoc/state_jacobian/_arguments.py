@@ -1,0 +1,64 @@
+"""The argument checks of the state Jacobians: one unbatched step, or a module and a sequence."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from .._validate import check_instance, check_same_dtype, check_tensor
+
+Recurrent = nn.RNN | nn.LSTM | nn.GRU
+Weights = tuple[torch.Tensor, torch.Tensor, torch.Tensor | None, torch.Tensor | None]
+
+
+def check_step(
+    gates: int,
+    x_t: torch.Tensor,
+    h_prev: torch.Tensor,
+    weight_ih: torch.Tensor,
+    weight_hh: torch.Tensor,
+    bias_ih: torch.Tensor | None,
+    bias_hh: torch.Tensor | None,
+    c_prev: torch.Tensor | None = None,
+) -> int:
+    """Check one unbatched step's arguments (shapes, one dtype, one device); return H."""
+    check_tensor("weight_hh", weight_hh, (None, None), "(G*H, H)")
+    size = weight_hh.shape[1]
+    check_tensor("weight_hh", weight_hh, (gates * size, size), f"({gates}H, H)")
+    check_tensor("h_prev", h_prev, (size,), "(H,)")
+    check_tensor("x_t", x_t, (None,), "(H_in,)")
+    check_tensor("weight_ih", weight_ih, (gates * size, x_t.shape[0]), f"({gates}H, H_in)")
+    given = {"x_t": x_t, "h_prev": h_prev, "weight_ih": weight_ih, "weight_hh": weight_hh}
+    for name, bias in (("bias_ih", bias_ih), ("bias_hh", bias_hh)):
+        if bias is not None:
+            given[name] = check_tensor(name, bias, (gates * size,), f"({gates}H,)")
+    if gates == 4:
+        given["c_prev"] = check_tensor("c_prev", c_prev, (size,), "(H,)")
+    check_same_dtype(**given)
+    check_same_device(**given)
+    return size
+
+
+def check_same_device(**tensors: torch.Tensor) -> None:
+    """Raise ValueError naming the first tensor on another device than the first one."""
+    (first, reference), *others = tensors.items()
+    for name, tensor in others:
+        if tensor.device != reference.device:
+            raise ValueError(
+                f"{name} must be on the device of {first} ({reference.device}), got {tensor.device}"
+            )
+
+
+def check_module_input(module: Recurrent, input: torch.Tensor) -> Weights:
+    """Check the module (kind, one layer...) and the sequence (shape, dtype, device); its weights."""
+    check_instance("module", module, (nn.RNN, nn.LSTM, nn.GRU), "an nn.RNN, nn.LSTM or nn.GRU")
+    if module.num_layers != 1 or module.bidirectional or module.proj_size:
+        raise ValueError("module must have one layer, one direction and no projection")
+    if isinstance(module, nn.RNN) and module.nonlinearity != "tanh":
+        raise ValueError(f"module must be a tanh RNN, got nonlinearity={module.nonlinearity!r}")
+    check_tensor("input", input, (None, module.input_size), "(T, H_in)")
+    weight_ih, weight_hh = (getattr(module, f"weight_{k}_l0") for k in ("ih", "hh"))
+    bias_ih, bias_hh = (getattr(module, f"bias_{k}_l0") if module.bias else None for k in ("ih", "hh"))
+    check_same_dtype(weight_ih_l0=weight_ih, input=input)
+    check_same_device(weight_ih_l0=weight_ih, input=input)
+    return weight_ih, weight_hh, bias_ih, bias_hh

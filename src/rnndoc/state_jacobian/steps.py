@@ -1,0 +1,228 @@
+r"""One step's Jacobian :math:`J_t = \partial s_t / \partial s_{t-1}`, per cell kind.
+
+Each is written out from the cell's equations, one unbatched step in PyTorch's layout:
+:func:`~rnndoc.state_jacobian.rnn_step_jacobian` (the tanh RNN),
+:func:`~rnndoc.state_jacobian.lstm_step_jacobian` (over the whole state :math:`(h_t, c_t)`),
+:func:`~rnndoc.state_jacobian.gru_step_jacobian`.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ._arguments import check_step
+
+__all__ = ["gru_step_jacobian", "lstm_step_jacobian", "rnn_step_jacobian"]
+
+
+def _preactivation(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh) -> torch.Tensor:
+    """:math:`W_{ih} x_t + b_{ih} + W_{hh} h_{t-1} + b_{hh}` for one unbatched step, all gate blocks."""
+    a = weight_ih @ x_t + weight_hh @ h_prev  # (G*H,)
+    for bias in (bias_ih, bias_hh):
+        if bias is not None:
+            a = a + bias  # (G*H,)
+    return a
+
+
+def _lstm_gates(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh) -> tuple[torch.Tensor, ...]:
+    """i, f, g, o of one unbatched LSTM step, each (H,)."""
+    a = _preactivation(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh)  # (4H,)
+    a_i, a_f, a_g, a_o = a.chunk(4)  # (H,) each
+    return torch.sigmoid(a_i), torch.sigmoid(a_f), torch.tanh(a_g), torch.sigmoid(a_o)
+
+
+def _gru_gates(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh) -> tuple[torch.Tensor, ...]:
+    """r, z, n of one unbatched GRU step and W_hn h_(t-1) + b_hn, each (H,)."""
+    x_r, x_z, x_n = (weight_ih @ x_t if bias_ih is None else weight_ih @ x_t + bias_ih).chunk(3)  # (H,) each
+    hh_r, hh_z, hh_n = (weight_hh @ h_prev if bias_hh is None else weight_hh @ h_prev + bias_hh).chunk(3)
+    r, z = torch.sigmoid(x_r + hh_r), torch.sigmoid(x_z + hh_z)
+    return r, z, torch.tanh(x_n + r * hh_n), hh_n
+
+
+def rnn_step_jacobian(
+    x_t: torch.Tensor,
+    h_prev: torch.Tensor,
+    weight_ih: torch.Tensor,
+    weight_hh: torch.Tensor,
+    bias_ih: torch.Tensor | None = None,
+    bias_hh: torch.Tensor | None = None,
+) -> torch.Tensor:
+    r"""The step Jacobian of the tanh RNN, :math:`\partial h_t / \partial h_{t-1}`.
+
+    .. math:: h_t = \tanh(W_{ih} x_t + b_{ih} + W_{hh} h_{t-1} + b_{hh}),\qquad
+              \frac{\partial h_t}{\partial h_{t-1}} = \operatorname{diag}(1 - h_t^2)\, W_{hh}
+
+    Parameters
+    ----------
+    x_t : Tensor, shape (H_in,)
+    h_prev : Tensor, shape (H,)
+    weight_ih : Tensor, shape (H, H_in)
+    weight_hh : Tensor, shape (H, H)
+    bias_ih, bias_hh : Tensor, shape (H,), optional
+
+    Returns
+    -------
+    Tensor, shape (H, H)
+
+    Raises
+    ------
+    TypeError, ValueError
+        If an argument is not a floating tensor of the shape above.
+
+    Notes
+    -----
+    Pascanu, Mikolov and Bengio (2013), section 2; PyTorch's ``torch.nn.RNN`` documentation.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.state_jacobian import rnn_step_jacobian
+    >>> rnn_step_jacobian(torch.zeros(1), torch.zeros(2), torch.zeros(2, 1), 0.5 * torch.eye(2))
+    tensor([[0.5000, 0.0000],
+            [0.0000, 0.5000]])
+    """
+    check_step(1, x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh)
+    h_t = torch.tanh(_preactivation(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh))  # (H,)
+    return (1 - h_t**2)[:, None] * weight_hh  # (H, H): diag(1 - h_t^2) W_hh
+
+
+def lstm_step_jacobian(
+    x_t: torch.Tensor,
+    h_prev: torch.Tensor,
+    c_prev: torch.Tensor,
+    weight_ih: torch.Tensor,
+    weight_hh: torch.Tensor,
+    bias_ih: torch.Tensor | None = None,
+    bias_hh: torch.Tensor | None = None,
+) -> torch.Tensor:
+    r"""The LSTM's step Jacobian over its whole state, :math:`\partial (h_t, c_t) / \partial (h_{t-1}, c_{t-1})`.
+
+    With :math:`c_t = f_t \odot c_{t-1} + i_t \odot g_t`, :math:`h_t = o_t \odot \tanh c_t`,
+    :math:`\sigma' = \sigma (1 - \sigma)`, :math:`\tanh' = 1 - \tanh^2` and
+    :math:`W_{hi}, W_{hf}, W_{hg}, W_{ho}` the (H, H) blocks of ``weight_hh``:
+
+    .. math::
+
+        \frac{\partial c_t}{\partial c_{t-1}} &= \operatorname{diag}(f_t),\\
+        \frac{\partial c_t}{\partial h_{t-1}} &= \operatorname{diag}(c_{t-1} \odot f_t') W_{hf}
+            + \operatorname{diag}(g_t \odot i_t') W_{hi}\\
+            &\quad + \operatorname{diag}(i_t \odot g_t') W_{hg},\\
+        \frac{\partial h_t}{\partial c_{t-1}} &= D_t \operatorname{diag}(f_t),\\
+        \frac{\partial h_t}{\partial h_{t-1}} &= \operatorname{diag}(\tanh c_t \odot o_t') W_{ho}
+            + D_t \frac{\partial c_t}{\partial h_{t-1}},\\
+        D_t &= \operatorname{diag}\bigl(o_t \odot (1 - \tanh^2 c_t)\bigr)
+
+    Parameters
+    ----------
+    x_t : Tensor, shape (H_in,)
+    h_prev, c_prev : Tensor, shape (H,)
+    weight_ih : Tensor, shape (4H, H_in)
+        Blocks ``i, f, g, o``, as ``weight_ih_l0`` of ``torch.nn.LSTM``.
+    weight_hh : Tensor, shape (4H, H)
+    bias_ih, bias_hh : Tensor, shape (4H,), optional
+
+    Returns
+    -------
+    Tensor, shape (2H, 2H)
+        The blocks :math:`\begin{bmatrix} \partial h_t/\partial h_{t-1} & \partial h_t/\partial c_{t-1}
+        \\ \partial c_t/\partial h_{t-1} & \partial c_t/\partial c_{t-1} \end{bmatrix}`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If an argument is not a floating tensor of the shape above.
+
+    Notes
+    -----
+    The cell of PyTorch's ``torch.nn.LSTM`` documentation (no projection); the forget gate is
+    Gers, Schmidhuber and Cummins (2000).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.state_jacobian import lstm_step_jacobian
+    >>> J = lstm_step_jacobian(torch.zeros(1), torch.zeros(2), torch.zeros(2),
+    ...                        torch.zeros(8, 1), torch.zeros(8, 2))
+    >>> J[2:, 2:]  # dc_t/dc_(t-1) = diag(f_t), and f_t = sigmoid(0) = 1/2
+    tensor([[0.5000, 0.0000],
+            [0.0000, 0.5000]])
+    """
+    size = check_step(4, x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh, c_prev)
+    i, f, g, o = _lstm_gates(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh)  # (H,) each
+    w_i, w_f, w_g, w_o = weight_hh.split(size)  # (H, H) each
+    tanh_c = torch.tanh(f * c_prev + i * g)  # (H,): tanh(c_t)
+    dc_dh = (
+        (c_prev * f * (1 - f))[:, None] * w_f
+        + (g * i * (1 - i))[:, None] * w_i
+        + (i * (1 - g**2))[:, None] * w_g
+    )  # (H, H)
+    dc_dc = torch.diag(f)  # (H, H)
+    d = o * (1 - tanh_c**2)  # (H,): the diagonal of D_t = dh_t/dc_t
+    dh_dh = (tanh_c * o * (1 - o))[:, None] * w_o + d[:, None] * dc_dh  # (H, H)
+    dh_dc = torch.diag(d * f)  # (H, H)
+    return torch.cat([torch.cat([dh_dh, dh_dc], dim=1), torch.cat([dc_dh, dc_dc], dim=1)])  # (2H, 2H)
+
+
+def gru_step_jacobian(
+    x_t: torch.Tensor,
+    h_prev: torch.Tensor,
+    weight_ih: torch.Tensor,
+    weight_hh: torch.Tensor,
+    bias_ih: torch.Tensor | None = None,
+    bias_hh: torch.Tensor | None = None,
+) -> torch.Tensor:
+    r"""The GRU's step Jacobian :math:`\partial h_t / \partial h_{t-1}` (PyTorch's GRU, gates r, z, n).
+
+    With :math:`h_t = (1 - z_t) \odot n_t + z_t \odot h_{t-1}`,
+    :math:`n_t = \tanh(W_{in} x_t + b_{in} + r_t \odot (W_{hn} h_{t-1} + b_{hn}))` and
+    :math:`\sigma' = \sigma(1 - \sigma)`:
+
+    .. math::
+
+        \frac{\partial h_t}{\partial h_{t-1}} &= \operatorname{diag}(z_t)
+            + \operatorname{diag}\bigl((h_{t-1} - n_t) \odot z_t'\bigr) W_{hz}\\
+            &\quad + \operatorname{diag}\bigl((1 - z_t) \odot (1 - n_t^2)\bigr)\, M_t,\\
+        M_t &= \operatorname{diag}(r_t) W_{hn}
+            + \operatorname{diag}\bigl((W_{hn} h_{t-1} + b_{hn}) \odot r_t'\bigr) W_{hr}
+
+    (:math:`M_t` is the derivative of the candidate's pre-activation.)
+    The first term is the additive path: :math:`z_t \odot h_{t-1}` passes the old state on,
+    scaled by the update gate, as :math:`f_t \odot c_{t-1}` does in the LSTM.
+
+    Parameters
+    ----------
+    x_t : Tensor, shape (H_in,)
+    h_prev : Tensor, shape (H,)
+    weight_ih : Tensor, shape (3H, H_in)
+        Blocks ``r, z, n``, as ``weight_ih_l0`` of ``torch.nn.GRU``.
+    weight_hh : Tensor, shape (3H, H)
+    bias_ih, bias_hh : Tensor, shape (3H,), optional
+
+    Returns
+    -------
+    Tensor, shape (H, H)
+
+    Raises
+    ------
+    TypeError, ValueError
+        If an argument is not a floating tensor of the shape above.
+
+    Notes
+    -----
+    PyTorch's ``torch.nn.GRU`` documentation; Cho et al. (2014).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.state_jacobian import gru_step_jacobian
+    >>> gru_step_jacobian(torch.zeros(1), torch.zeros(2), torch.zeros(6, 1), torch.zeros(6, 2))
+    tensor([[0.5000, 0.0000],
+            [0.0000, 0.5000]])
+    """
+    size = check_step(3, x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh)
+    r, z, n, hh_n = _gru_gates(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh)  # (H,) each
+    w_r, w_z, w_n = weight_hh.split(size)  # (H, H) each
+    dn_dh = r[:, None] * w_n + (hh_n * r * (1 - r))[:, None] * w_r  # (H, H): d(pre-activation of n)/dh
+    return (
+        torch.diag(z) + ((h_prev - n) * z * (1 - z))[:, None] * w_z + ((1 - z) * (1 - n**2))[:, None] * dn_dh
+    )  # (H, H)
