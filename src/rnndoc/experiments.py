@@ -13,8 +13,8 @@ import torch
 
 from . import handset, witnesses
 from ._validate import check_int, check_numbers, check_str
+from .compare import max_abs_difference
 from .finite_differences import finite_difference_gradients
-from .verdict import max_abs_difference
 
 __all__ = ["Chunks", "Order", "chunked_forward", "finite_difference_error", "order_sensitivity"]
 
