@@ -281,7 +281,9 @@ TABLE: dict[str, dict[str, Spec]] = {
             ("range", {"loss": -1.0}, ValueError),
         )
     },
-    "rnndoc.report.mechanics_report": {"eps": custom(lambda: 1e-6, ("type", "1e-6", TypeError), ("range", 1e-2, ValueError))},
+    "rnndoc.report.mechanics_report": {
+        "eps": custom(lambda: 1e-6, ("type", "1e-6", TypeError), ("range", 1e-2, ValueError))
+    },
     "rnndoc.cli.build_parser": {},
     "rnndoc.cli.main": {
         "argv": optional(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import textwrap
 import sys
+import textwrap
 from collections.abc import Sequence
 
 from . import __version__

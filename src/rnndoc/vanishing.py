@@ -1,6 +1,6 @@
 r"""How the gradient of a late state with respect to an early one grows or shrinks.
 
-For the tanh RNN, :math:`h_k = \tanh(a_k)` with :math:`a_k = W_{ih} x_k + b + W_{hh} h_{k-1}`, so
+For the tanh RNN, :math:`h_k = \tanh(a_k)` with :math:`a_k = W_{ih} x_k + b_{ih} + W_{hh} h_{k-1} + b_{hh}`, so
 
 .. math::
 

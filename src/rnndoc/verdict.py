@@ -239,7 +239,9 @@ def handset_gaps(
     split = check_tensor("split", split, (None, None, None, None), "(L, L, H, H)")
     exact_split = check_mapping("exact_split", exact_split, ("per_use", "per_loss_term"))
     per_use, per_loss_term = (
-        check_tensor(f"exact_split[{key!r}]", exact_split[key], (split.shape[0], *split.shape[2:]), "(L, H, H)")
+        check_tensor(
+            f"exact_split[{key!r}]", exact_split[key], (split.shape[0], *split.shape[2:]), "(L, H, H)"
+        )
         for key in ("per_use", "per_loss_term")
     )
     gaps = gradient_gaps(gradients)
