@@ -33,7 +33,7 @@ def hidden_state_loss(hidden: torch.Tensor, targets: torch.Tensor) -> torch.Tens
     -----
     The book's hand-set loss :eq:`eq-loss` (chapter "Backpropagation through time, derived"):
     a squared error on every hidden state, summed, not averaged; it stands in for a task loss
-    so that every step's state has a target. The chapters also import it as
+    so that every step's state has a target. The chapters and the API page show it as
     ``rnndoc.bptt.hidden_state_loss`` (a re-export).
 
     Examples

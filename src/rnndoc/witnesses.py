@@ -58,7 +58,7 @@ class Forward:
     h_n : Tensor, shape (num_layers * D, N, H) = (1, 1, 2)
     loss : float
         :math:`\mathcal{L}` of the ``nn.RNN`` output against the hand-set targets
-        (:func:`rnndoc.loss.hidden_state_loss`).
+        (:func:`rnndoc.bptt.hidden_state_loss`, defined in :mod:`rnndoc.loss`).
 
     Examples
     --------
@@ -235,9 +235,9 @@ def sympy_weight_hh_split(digits: int = 50) -> dict[str, torch.Tensor]:
         = \sum_{s=1}^{L} \delta_s h_{s-1}^\top
         = \sum_{t=1}^{L} \frac{\partial \ell_t}{\partial W_{hh}}
 
-    Per use s: the contribution of step s's use of :math:`W_{hh}`, from the rules sympy
-    derived (:func:`rnndoc.symbolic.bptt`'s ``contributions``). Per loss term t:
-    ``sympy.diff`` of :math:`\ell_t` alone (:func:`rnndoc.symbolic.direct_gradients`).
+    Per use s (the BPTT chapter's t'): the contribution of step s's use of :math:`W_{hh}`,
+    from the rules sympy derived (:func:`rnndoc.symbolic.bptt`'s ``contributions``). Per loss
+    term t: ``sympy.diff`` of :math:`\ell_t` alone (:func:`rnndoc.symbolic.direct_gradients`).
     Both are evaluated at the exact hand-set values to ``digits`` digits and rounded once.
 
     Parameters
