@@ -14,6 +14,7 @@ the carried and reset chunk runs show what carrying the state changes.
 from __future__ import annotations
 
 import platform
+from functools import partial
 
 import sympy
 import torch
@@ -69,10 +70,10 @@ def mechanics_report(eps: float = FINITE_DIFF_EPS) -> dict:
     fwd = witnesses.forward()
     order = experiments.order_sensitivity("CAB")
     chunks = experiments.chunked_forward(2)
-    by_witness = {
-        name: finite_difference_gradients(eps) if name == "finite_difference" else witness()  # eps as asked
-        for name, witness in GRADIENT_WITNESSES.items()
-    }
+    calls = GRADIENT_WITNESSES | {
+        "finite_difference": partial(finite_difference_gradients, eps)
+    }  # eps as asked
+    by_witness = {name: call() for name, call in calls.items()}  # same keys, same order
     gradients = {
         name: {witness: grads[name] for witness, grads in by_witness.items()}
         for name in handset.PARAMETER_NAMES
