@@ -103,6 +103,12 @@ def autograd_state_gradient_norms(
         If it has more than one layer, two directions or a projection, or ``input`` is not
         (T, H_in), or ``h_0`` not (H,).
 
+    Notes
+    -----
+    The independent witness for :eq:`eq-jacobian-product` (chapter "Vanishing and exploding
+    gradients, measured"); for the LSTM and GRU, the hidden-state path of PyTorch's
+    ``torch.nn.LSTM`` and ``torch.nn.GRU`` equations.
+
     Examples
     --------
     >>> import torch

@@ -89,6 +89,11 @@ def forward() -> Forward:
     -------
     Forward
 
+    Notes
+    -----
+    The book's :eq:`eq-rnn-forward` (chapter "How does order enter an RNN?" computes it with
+    :func:`rnndoc.reference.rnn_forward`) and :eq:`eq-loss`; PyTorch's ``torch.nn.RNN``.
+
     Examples
     --------
     >>> from rnndoc.witnesses import forward
@@ -255,6 +260,13 @@ def sympy_weight_hh_split(digits: int = 50) -> dict[str, torch.Tensor]:
     ------
     TypeError, ValueError
         If ``digits`` is not an int of at least 17.
+
+    Notes
+    -----
+    The two splits of the BPTT chapter's section on the shared weight (the per-use terms of
+    :eq:`eq-gradients`; per loss term, :math:`\partial \ell_t / \partial W_{hh}`); the
+    reference against which :func:`rnndoc.verdict.handset_gaps` holds
+    :func:`rnndoc.bptt.gradient_split`.
 
     Examples
     --------

@@ -170,6 +170,11 @@ def sgd_step(learning_rate: float = 0.5) -> dict:
     TypeError, ValueError
         If ``learning_rate`` is not a positive finite number.
 
+    Notes
+    -----
+    Plain gradient descent, as PyTorch's ``torch.optim.SGD`` documents it with no momentum,
+    dampening or weight decay; chapter "Many-to-one classification, derived".
+
     Examples
     --------
     >>> from rnndoc.classification import sgd_step
