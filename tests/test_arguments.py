@@ -218,6 +218,7 @@ TABLE: dict[str, dict[str, Spec]] = {
     "rnndoc.witnesses.bptt_handset_gradients": {},
     "rnndoc.witnesses.sympy_gradients": {"digits": DIGITS_17},
     "rnndoc.witnesses.exact_loss": {"digits": DIGITS_17},
+    "rnndoc.witnesses.sympy_weight_hh_split": {"digits": DIGITS_17},
     "rnndoc.experiments.order_sensitivity": {
         "reordered": custom(lambda: "CAB", ("type", 3, TypeError), ("range", "AAB", ValueError))
     },
@@ -254,6 +255,22 @@ TABLE: dict[str, dict[str, Spec]] = {
         "forward": Instance(witnesses.forward),
         "loss": Float(lambda: 0.0948),
         "split": Tensor(lambda: gradient_split(handset.tensors())),
+        "exact_split": custom(
+            lambda: {"per_use": _f64(3, 2, 2), "per_loss_term": _f64(3, 2, 2)},
+            ("type", [], TypeError),
+            ("range", {"per_use": _f64(3, 2, 2)}, ValueError),
+            ("type", {"per_use": [0.0], "per_loss_term": _f64(3, 2, 2)}, TypeError),
+            ("shape", {"per_use": _f64(2, 2), "per_loss_term": _f64(3, 2, 2)}, ValueError),
+        ),
+    },
+    "rnndoc.verdict.check_finite_difference_eps": {
+        "eps": custom(
+            lambda: 1e-6,
+            ("type", "1e-6", TypeError),
+            ("range", 0.0, ValueError),
+            ("range", 1e-2, ValueError),
+            ("range", 1e-300, ValueError),
+        )
     },
     "rnndoc.verdict.judge": {
         "gaps": custom(
@@ -264,7 +281,9 @@ TABLE: dict[str, dict[str, Spec]] = {
             ("range", {"loss": -1.0}, ValueError),
         )
     },
-    "rnndoc.report.mechanics_report": {"eps": EPS},
+    "rnndoc.report.mechanics_report": {
+        "eps": custom(lambda: 1e-6, ("type", "1e-6", TypeError), ("range", 1e-2, ValueError))
+    },
     "rnndoc.cli.build_parser": {},
     "rnndoc.cli.main": {
         "argv": optional(

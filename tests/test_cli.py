@@ -6,8 +6,10 @@ import sys
 
 import pytest
 
+from rnndoc import verdict
 from rnndoc.cli import main
 from rnndoc.handset import PARAMETER_NAMES
+from rnndoc.report import mechanics_report
 
 WITNESSES = ["sympy", "bptt", "autograd", "finite_difference"]
 
@@ -63,14 +65,31 @@ def test_help_explains_the_report(capsys):
         assert word in out
 
 
+def test_help_reads_every_tolerance_from_the_verdict(capsys, monkeypatch):
+    monkeypatch.setitem(verdict.TOLERANCES, "forward", 3e-15)  # the help follows the table
+    with pytest.raises(SystemExit):
+        main(["mechanics", "--help"])
+    lines = capsys.readouterr().out.splitlines()
+    text = " ".join(" ".join(lines).split())
+    for name, atol in verdict.TOLERANCES.items():
+        assert sum(line.split()[:2] == [name, f"{atol:g}"] for line in lines) == 1, name  # its own row
+        assert f"{name} {atol:g} {verdict.COMPARISONS[name]}" in text
+    assert "forward 3e-15 " in text
+    assert "the plain-Python forward pass (no torch) against nn.RNN's hidden states" in text
+    assert 'not judged: "order"' in text
+    assert '"chunks"' in text
+    assert "from 1e-08 to 0.0001" in text
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["mechanics", "--eps", "-1"], "argument --eps: expected a positive finite number, got '-1'"),
-        (
-            ["mechanics", "--eps", "small"],
-            "argument --eps: expected a positive number such as 1e-6, got 'small'",
-        ),
+        (["mechanics", "--eps", "-1"], "argument --eps: eps must be positive, got -1.0"),
+        (["mechanics", "--eps", "inf"], "argument --eps: eps must be finite, got inf"),
+        (["mechanics", "--eps", "small"], "argument --eps: expected a number such as 1e-6, got 'small'"),
+        # outside the range where the finite-difference tolerance holds: refused, not a failed check
+        (["mechanics", "--eps", "1e-2"], "argument --eps: eps must lie in [1e-08, 0.0001]"),
+        (["mechanics", "--eps", "1e-300"], "argument --eps: eps must lie in [1e-08, 0.0001]"),
         (["mechanics", "--indent", "-2"], "argument --indent: expected 0 or more spaces, got -2"),
         (["nonsense"], "invalid choice: 'nonsense'"),
         ([], "the following arguments are required: COMMAND"),
@@ -84,8 +103,34 @@ def test_bad_arguments_get_a_clear_message(argv, message, capsys):
     assert message in capsys.readouterr().err
 
 
-def test_a_failing_check_exits_1(capsys):
-    assert main(["mechanics", "--eps", "1e-2", "--indent", "0"]) == 1
+@pytest.mark.parametrize("eps", ["1e-2", "1e-300"])
+def test_an_eps_outside_the_range_says_why(eps, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["mechanics", "--eps", eps])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert f"got {float(eps)!r}" in err
+    assert "the finite-difference tolerance 1e-07 holds" in err
+    assert "truncation O(eps^2)" in err
+    assert "round-off O(1e-16/eps)" in err
+    with pytest.raises(ValueError, match=r"eps must lie in \[1e-08, 0.0001\]"):
+        mechanics_report(float(eps))
+
+
+def test_the_eps_range_is_where_the_tolerance_holds():
+    from rnndoc.experiments import finite_difference_error  # noqa: PLC0415
+
+    low, high = verdict.FINITE_DIFF_EPS_RANGE
+    errors = finite_difference_error([low, high, 1e-2, 1e-11])
+    assert max(errors[:2]) < verdict.FINITE_DIFF_ATOL / 4  # both ends, with room
+    assert min(errors[2:]) > verdict.FINITE_DIFF_ATOL  # one decade and more outside: it fails
+
+
+def test_a_failing_check_exits_1(capsys, monkeypatch):
+    monkeypatch.setitem(verdict.TOLERANCES, "finite_difference", 1e-12)  # the gap at 1e-6 is near 2e-11
+    assert main(["mechanics", "--eps", "1e-6", "--indent", "0"]) == 1
     captured = capsys.readouterr()
     assert "check failed: finite_difference" in captured.err
-    assert json.loads(captured.out)["checks"]["finite_difference"]["passed"] is False
+    checks = json.loads(captured.out)["checks"]
+    assert checks["finite_difference"]["passed"] is False
+    assert [name for name, check in checks.items() if not check["passed"]] == ["finite_difference"]

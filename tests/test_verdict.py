@@ -1,17 +1,25 @@
 """The verdict (tolerance table, comparisons) and the central differences of the witnesses."""
 
 import math
+import re
 
 import pytest
 import torch
+from hypothesis import given
+from hypothesis import strategies as st
 
+from rnndoc import handset, witnesses
+from rnndoc.bptt import gradient_split
 from rnndoc.finite_differences import central_difference
 from rnndoc.verdict import (
     EXACT_ATOL,
     FINITE_DIFF_ATOL,
+    FINITE_DIFF_EPS_RANGE,
     FLOAT64_ATOL,
     TOLERANCES,
     assert_close,
+    check_finite_difference_eps,
+    handset_gaps,
     judge,
     max_abs_difference,
 )
@@ -77,3 +85,34 @@ def test_judge_reads_the_one_table():
     assert checks["forward"]["passed"]
     with pytest.raises(ValueError, match="gaps has checks without a tolerance: nope"):
         judge({"nope": 0.0})
+
+
+def test_the_split_check_compares_each_split_term_not_only_the_total():
+    grads = {"sympy": witnesses.sympy_gradients()}
+    args = (grads, witnesses.forward(), witnesses.exact_loss())
+    split, exact = gradient_split(handset.tensors()), witnesses.sympy_weight_hh_split()
+    assert handset_gaps(*args, split, exact)["weight_hh_split"] <= TOLERANCES["weight_hh_split"]
+    # move 0.01 from use 1 to use 2 within loss term 3: the total and the per-term sums stay,
+    # the per-use sums do not
+    moved = split.clone()
+    moved[0, 2, 0, 0] += 0.01
+    moved[1, 2, 0, 0] -= 0.01
+    assert (moved.sum((0, 1)) - split.sum((0, 1))).abs().max() < 1e-15
+    assert handset_gaps(*args, moved, exact)["weight_hh_split"] == pytest.approx(0.01, abs=1e-12)
+    # the same move within use 1, from loss term 2 to loss term 3: now the per-term sums differ
+    moved = split.clone()
+    moved[0, 1, 0, 0] += 0.01
+    moved[0, 2, 0, 0] -= 0.01
+    assert handset_gaps(*args, moved, exact)["weight_hh_split"] == pytest.approx(0.01, abs=1e-12)
+
+
+@given(st.floats(min_value=1e-320, max_value=1e300, allow_nan=False))
+def test_the_finite_difference_step_is_accepted_exactly_in_its_range(eps):
+    low, high = FINITE_DIFF_EPS_RANGE
+    if low <= eps <= high:
+        assert check_finite_difference_eps(eps) == eps
+    else:
+        with pytest.raises(
+            ValueError, match=r"eps must lie in \[1e-08, 0.0001\].*got " + re.escape(repr(eps))
+        ):
+            check_finite_difference_eps(eps)

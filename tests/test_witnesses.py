@@ -38,6 +38,18 @@ def test_forward_is_pinned_and_witnesses_agree():
 
 def test_loss_is_pinned():
     assert float(witnesses.exact_loss()) == pytest.approx(PINNED_LOSS, abs=1e-16)
+    assert witnesses.forward().loss == pytest.approx(PINNED_LOSS, abs=EXACT_ATOL)  # through nn.RNN
+
+
+def test_sympy_splits_sum_to_the_gradient_and_differ_from_each_other():
+    split = witnesses.sympy_weight_hh_split()
+    total = torch.tensor(PINNED_GRADIENTS["weight_hh_l0"], dtype=torch.float64)
+    for name in ("per_use", "per_loss_term"):
+        assert split[name].shape == (3, 2, 2)
+        assert_close(split[name].sum(0), total, atol=1e-16, what=name)
+    # the last use feeds only the last loss term; the first loss term receives only the first use
+    assert (split["per_use"][2] - split["per_loss_term"][2]).abs().max() > 1e-3
+    assert (split["per_use"][0] - split["per_loss_term"][0]).abs().max() > 1e-3
 
 
 @pytest.mark.parametrize(

@@ -4,25 +4,27 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
+import textwrap
 from collections.abc import Sequence
 
 from . import __version__
 from ._validate import check_sequence, check_str
 from .finite_differences import FINITE_DIFF_EPS
+from .verdict import COMPARISONS, FINITE_DIFF_EPS_RANGE, TOLERANCES, check_finite_difference_eps
 
 __all__ = ["build_parser", "main"]
 
 
-def _positive_float(text: str) -> float:
+def _eps(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive number such as 1e-6, got {text!r}") from None
-    if not (value > 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(f"expected a positive finite number, got {text!r}")
-    return value
+        raise argparse.ArgumentTypeError(f"expected a number such as 1e-6, got {text!r}") from None
+    try:
+        return check_finite_difference_eps(value)  # the range where the tolerance holds
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _indent(text: str) -> int:
@@ -35,12 +37,65 @@ def _indent(text: str) -> int:
     return value
 
 
+def _fill(text: str, indent: str = "") -> str:
+    return textwrap.fill(text, width=88, initial_indent=indent, subsequent_indent=indent)
+
+
+def _mechanics_description() -> str:
+    """The help of ``rnndoc mechanics``; its checks, tolerances and comparisons read from the verdict."""
+    width = max(map(len, TOLERANCES))
+    checks = "\n".join(
+        textwrap.fill(
+            COMPARISONS[name],
+            width=88,
+            initial_indent=f"  {name:<{width}}  {atol:<5g}  ",
+            subsequent_indent=" " * (width + 11),
+        )
+        for name, atol in TOLERANCES.items()
+    )
+    low, high = FINITE_DIFF_EPS_RANGE
+    return "\n\n".join(
+        [
+            _fill(
+                "Run the hand-set two-unit tanh RNN (float64, CPU) and print a JSON report: the loss, the "
+                "forward pass (preactivations and hidden states), the gradients of the loss with respect to "
+                "weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0 and h_0, each computed four ways (sympy, "
+                "bptt, autograd, finite_difference) in PyTorch's orientation, the W_hh gradient split per "
+                "use and per loss term, the order-sensitivity and chunking results, and the environment."
+            ),
+            _fill(
+                'Judged: the entries of "checks", one per check below, each the largest absolute gap '
+                "(rtol=0) held against its atol (rnndoc.verdict.TOLERANCES):"
+            ),
+            f"  {'check':<{width}}  atol   compares\n{checks}",
+            _fill(
+                'Printed for information, not judged: "order" (the final state after ABC and after CAB; '
+                'they differ, as they should) and "chunks" (the sequence in two chunks, the state carried '
+                'and reset); "forward"\'s max_abs_error repeats checks.forward.max_abs_difference.'
+            ),
+            _fill(
+                f"The finite-difference tolerance holds for steps from {low:g} to {high:g} only, so --eps "
+                "outside them is refused. Exits with status 1 if a check fails."
+            ),
+        ]
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser, with one subcommand per report.
 
     Returns
     -------
     argparse.ArgumentParser
+        Its ``mechanics`` subcommand's help lists every check of :data:`rnndoc.verdict.TOLERANCES`
+        with its tolerance and what it compares (:data:`rnndoc.verdict.COMPARISONS`).
+
+    Examples
+    --------
+    >>> from rnndoc.cli import build_parser
+    >>> args = build_parser().parse_args(["mechanics", "--indent", "0"])
+    >>> args.command, args.eps, args.indent
+    ('mechanics', 1e-06, 0)
     """
     parser = argparse.ArgumentParser(
         prog="rnndoc",
@@ -51,20 +106,15 @@ def build_parser() -> argparse.ArgumentParser:
     mechanics = commands.add_parser(
         "mechanics",
         help="print the hand-set RNN's forward pass and BPTT gradients as JSON",
-        description=(
-            "Run the hand-set two-unit tanh RNN (float64, CPU) and print a JSON report: the loss, "
-            "the forward pass (preactivations and hidden states), the gradients of the loss with respect "
-            "to weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0 and h_0, each computed four ways "
-            "(sympy, bptt, autograd, finite_difference) in PyTorch's orientation, the order-sensitivity and "
-            "chunking results, and the environment. Exits with status 1 if a witness disagrees with sympy "
-            "beyond its tolerance (1e-13; 1e-7 for finite differences)."
-        ),
+        description=_mechanics_description(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    low, high = FINITE_DIFF_EPS_RANGE
     mechanics.add_argument(
         "--eps",
-        type=_positive_float,
+        type=_eps,
         default=FINITE_DIFF_EPS,
-        help=f"finite-difference step (default {FINITE_DIFF_EPS:g})",
+        help=f"finite-difference step, from {low:g} to {high:g} (default {FINITE_DIFF_EPS:g})",
     )
     mechanics.add_argument(
         "--indent", type=_indent, default=2, help="JSON indentation in spaces (default 2; 0 for one line)"
@@ -95,7 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        0 when every witness agrees with sympy within its tolerance, 1 otherwise.
+        0 when every check of :data:`rnndoc.verdict.TOLERANCES` passes, 1 otherwise.
 
     Raises
     ------

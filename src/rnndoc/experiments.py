@@ -13,8 +13,8 @@ import torch
 
 from . import handset, witnesses
 from ._validate import check_int, check_numbers, check_str
+from .compare import max_abs_difference
 from .finite_differences import finite_difference_gradients
-from .verdict import max_abs_difference
 
 __all__ = ["Chunks", "Order", "chunked_forward", "finite_difference_error", "order_sensitivity"]
 
@@ -29,6 +29,13 @@ class Order:
         Token orders, e.g. ``"ABC"`` and ``"CAB"``.
     h_n, reordered_h_n : Tensor, shape (1, 1, H)
     max_abs_difference : float
+
+    Examples
+    --------
+    >>> from rnndoc.experiments import order_sensitivity
+    >>> o = order_sensitivity("BCA")
+    >>> o.order, o.reordered, o.h_n.shape
+    ('ABC', 'BCA', torch.Size([1, 1, 2]))
     """
 
     order: str
@@ -91,6 +98,13 @@ class Chunks:
         Largest gap between the carried run (outputs and h_n) and the full sequence.
     reset_max_abs_difference : float
         Largest gap between the reset run's h_n and the full sequence's.
+
+    Examples
+    --------
+    >>> from rnndoc.experiments import chunked_forward
+    >>> c = chunked_forward(1)
+    >>> c.split, c.carried_output.shape, bool(c.carried_h_n.sub(c.h_n).abs().max() < 1e-14)
+    (1, torch.Size([1, 3, 2]), True)
     """
 
     split: int

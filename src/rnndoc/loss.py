@@ -10,7 +10,7 @@ __all__ = ["hidden_state_loss"]
 
 
 def hidden_state_loss(hidden: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-    r"""The book's loss on the hidden states: :math:`L = \tfrac12 \sum_t \sum_k (h_t[k] - y_t[k])^2`.
+    r"""The book's loss on the hidden states: :math:`\mathcal{L} = \tfrac12 \sum_t \sum_k (h_t[k] - y_t[k])^2`.
 
     Parameters
     ----------
@@ -31,8 +31,10 @@ def hidden_state_loss(hidden: torch.Tensor, targets: torch.Tensor) -> torch.Tens
 
     Notes
     -----
-    The book's hand-set loss (a squared error on every hidden state, summed, not
-    averaged); it stands in for a task loss so that every step's state has a target.
+    The book's hand-set loss :eq:`eq-loss` (chapter "Backpropagation through time, derived"):
+    a squared error on every hidden state, summed, not averaged; it stands in for a task loss
+    so that every step's state has a target. The chapters and the API page show it as
+    ``rnndoc.bptt.hidden_state_loss`` (a re-export).
 
     Examples
     --------

@@ -1,10 +1,12 @@
 r"""A per-step loss over a right-padded batch: count each sequence's own steps only.
 
 A padded batch (``pad_sequence``, ``pad_packed_sequence``) holds N sequences of lengths
-:math:`T_b` in L >= max T_b steps, time first as in ``nn.RNN``. Step t (0-based) of sequence
-b is real when :math:`t < T_b`; the mean per-step loss counts those and nothing else:
+:math:`T_b` in L >= max T_b steps, time first as in ``nn.RNN``. Here, as in the chapter's
+:eq:`eq-masked-mean`, t is the row of the padded tensor, counted from 0: row t of sequence b
+is real when :math:`t < T_b` (rows 0 ... T_b - 1 are its steps 1 ... T_b in the 1-based count
+of the other chapters). The mean per-step loss counts those and nothing else:
 
-.. math:: \bar\ell = \frac{\sum_b \sum_{t < T_b} \ell_{t,b}}{\sum_b T_b}
+.. math:: \bar\ell = \frac{\sum_{b=1}^{N} \sum_{t < T_b} \ell_{t,b}}{\sum_{b=1}^{N} T_b}
 
 Chapter *Variable-length sequences* checks it against the loss of each sequence run alone
 and against the loss on a ``PackedSequence``'s data.
@@ -59,7 +61,10 @@ def length_mask(lengths: torch.Tensor, total_length: int) -> torch.Tensor:
 def masked_mean(losses: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
     r"""The mean of a per-step loss over the real steps of a padded batch.
 
-    .. math:: \bar\ell = \frac{\sum_b \sum_{t < T_b} \ell_{t,b}}{\sum_b T_b}
+    .. math:: \bar\ell = \frac{\sum_{b=1}^{N} \sum_{t < T_b} \ell_{t,b}}{\sum_{b=1}^{N} T_b}
+
+    t is the row of ``losses``, counted from 0 as in the chapter's equation (row t of
+    sequence b is real when :math:`t < T_b`); b counts the sequences from 1.
 
     Padded steps are left out by selection, not multiplied by zero, so a NaN or an infinity
     computed on padding cannot leak into the result or its gradient.
@@ -83,6 +88,12 @@ def masked_mean(losses: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
     ValueError
         If ``losses`` is not two-dimensional with one column per length, or a length is out
         of range.
+
+    Notes
+    -----
+    The book's :eq:`eq-masked-mean` (chapter "Variable-length sequences: padding and
+    packing"); it equals the mean over a ``PackedSequence``'s ``data``, which holds the real
+    steps only, as PyTorch's ``torch.nn.utils.rnn.pack_padded_sequence`` documents.
 
     Examples
     --------

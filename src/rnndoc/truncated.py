@@ -25,7 +25,7 @@ def chunked_autograd_gradients(
     r"""Gradients of the hidden-state loss by truncated BPTT through a real ``nn.RNN``.
 
     For each chunk of ``truncation`` steps: run the chunk from the carried state, compute its
-    share of :math:`L = \tfrac12 \sum_t \lVert h_t - y_t \rVert^2`, call ``backward()``
+    share of :math:`\mathcal{L} = \tfrac12 \sum_t \lVert h_t - y_t \rVert^2`, call ``backward()``
     (gradients accumulate over chunks), and carry the final state on, detached.
 
     Parameters

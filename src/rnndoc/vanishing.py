@@ -1,6 +1,6 @@
 r"""How the gradient of a late state with respect to an early one grows or shrinks.
 
-For the tanh RNN, :math:`h_k = \tanh(a_k)` with :math:`a_k = W_{ih} x_k + b + W_{hh} h_{k-1}`, so
+For the tanh RNN, :math:`h_k = \tanh(a_k)` with :math:`a_k = W_{ih} x_k + b_{ih} + W_{hh} h_{k-1} + b_{hh}`, so
 
 .. math::
 
@@ -102,6 +102,12 @@ def autograd_state_gradient_norms(
     ValueError
         If it has more than one layer, two directions or a projection, or ``input`` is not
         (T, H_in), or ``h_0`` not (H,).
+
+    Notes
+    -----
+    The independent witness for :eq:`eq-jacobian-product` (chapter "Vanishing and exploding
+    gradients, measured"); for the LSTM and GRU, the hidden-state path of PyTorch's
+    ``torch.nn.LSTM`` and ``torch.nn.GRU`` equations.
 
     Examples
     --------

@@ -38,6 +38,12 @@ def symbolic_gradients(
         If ``h_0_zero`` is not a bool, ``target`` not a class index or ``digits`` not a
         positive int.
 
+    Notes
+    -----
+    The book's :eq:`eq-many-to-one` (chapter "Many-to-one classification, derived"), written
+    out for T = 3 steps and differentiated by ``sympy.diff``: the independent witness for
+    :func:`rnndoc.classification.loss_and_gradients`.
+
     Examples
     --------
     >>> from rnndoc.classification import symbolic_gradients
@@ -47,7 +53,7 @@ def symbolic_gradients(
     values = exact(h_0_zero)
     target = check_target(target, {"linear.weight": values["linear.weight"]})
     digits = check_int("digits", digits, minimum=1)
-    stems = {"weight_ih_l0": "W^{ih}", "weight_hh_l0": "W^{hh}", "linear.weight": "W"}
+    stems = {"weight_ih_l0": "W^{ih}", "weight_hh_l0": "W^{hh}", "linear.weight": "W^{hy}"}
     symbols = {name: symbol_matrix(stem, values[name].shape) for name, stem in stems.items()}
     h = values["h_0"]
     for t in range(values["inputs"].rows):
@@ -55,7 +61,7 @@ def symbolic_gradients(
         a = symbols["weight_hh_l0"] * h + symbols["weight_ih_l0"] * values["inputs"].row(t).T  # (H, 1)
         h = a.applyfunc(sympy.tanh)
     scores = symbols["linear.weight"] * h + values["linear.bias"]  # v = W_hy h_T + b_y, (C, 1)
-    loss = sympy.log(sum(sympy.exp(s) for s in scores)) - scores[target]  # -log softmax(O)_y
+    loss = sympy.log(sum(sympy.exp(s) for s in scores)) - scores[target]  # L = -log softmax(v)_y
     at = {s: values[name][k] for name in symbols for k, s in enumerate(symbols[name])}
     out = {
         name: evaluate(m.applyfunc(lambda theta: sympy.diff(loss, theta)), digits, subs=at)

@@ -47,6 +47,13 @@ def loss_and_gradients(
         If ``values`` is not a mapping, an entry is missing, not a floating tensor or of the
         wrong shape (the message names it), the dtypes differ, or ``target`` is not a class index.
 
+    Notes
+    -----
+    The book's :eq:`eq-many-to-one` (chapter "Many-to-one classification, derived"): an Elman
+    RNN without biases (PyTorch's ``torch.nn.RNN``, ``bias=False``), an ``nn.Linear`` head on
+    the last state and ``torch.nn.functional.cross_entropy``; the witness against it is
+    :func:`rnndoc.classification.symbolic_gradients`.
+
     Examples
     --------
     >>> from rnndoc.classification import loss_and_gradients, tensors
@@ -65,15 +72,28 @@ def loss_and_gradients(
 
 
 def path_contributions(values: Mapping[str, torch.Tensor], target: int = TARGET) -> torch.Tensor:
-    r"""The W_hh gradient split by the step that uses W_hh: :math:`\delta_t h_{t-1}^\top`.
+    r"""The W_hh gradient split by the step that uses W_hh: one path per use, :math:`\delta_t h_{t-1}^\top`.
 
     .. math::
 
-        \delta_T = W^\top (p - e_y) \odot (1 - h_T^2),\qquad
+        \frac{\partial \mathcal{L}}{\partial W_{hh}} = \sum_{t=1}^{T} \delta_t h_{t-1}^\top,
+        \qquad
+        \delta_T = W_{hy}^\top (p - e_y) \odot (1 - h_T^2),\qquad
         \delta_t = W_{hh}^\top \delta_{t+1} \odot (1 - h_t^2)
 
-    (only step T has a loss term; :math:`W` is ``linear.weight``). Row t - 1 of the result is
-    the path through the use at step t.
+    with :math:`\delta_t = \partial \mathcal{L} / \partial a_t`, :math:`W_{hy}` the head's
+    ``linear.weight``, :math:`p - e_y = \partial \mathcal{L} / \partial v` (the probabilities
+    minus the one-hot target) and no loss term before step T. For the book's T = 3 the sum is
+    the three paths of :eq:`eq-three-paths`:
+
+    .. math::
+
+        \frac{\partial \mathcal{L}}{\partial W_{hh}} =
+        \underbrace{\delta_3 h_2^\top}_{\text{use at step 3}} +
+        \underbrace{\delta_2 h_1^\top}_{\text{step 2, through } h_3} +
+        \underbrace{\delta_1 h_0^\top}_{\text{step 1, through } h_2, h_3}
+
+    Row t - 1 of the result is the path through the use at step t.
 
     Parameters
     ----------
@@ -92,6 +112,12 @@ def path_contributions(values: Mapping[str, torch.Tensor], target: int = TARGET)
     TypeError, ValueError
         As :func:`loss_and_gradients`.
 
+    Notes
+    -----
+    The book's :eq:`eq-three-paths` (chapter "Many-to-one classification, derived"); the δ
+    recursion of BPTT (Werbos 1990) with the softmax cross-entropy's gradient
+    :math:`p - e_y` at the last step.
+
     Examples
     --------
     >>> from rnndoc.classification import path_contributions, tensors
@@ -102,8 +128,10 @@ def path_contributions(values: Mapping[str, torch.Tensor], target: int = TARGET)
     target = check_target(target, v)
     hidden = _hidden_states(v)  # h_0 ... h_T, each (H,)
     p = torch.softmax(v["linear.weight"] @ hidden[-1] + v["linear.bias"], dim=0)  # (C,)
-    residual = p - torch.nn.functional.one_hot(torch.tensor(target), p.shape[0]).to(p.dtype)  # dL/dO, (C,)
-    delta = (v["linear.weight"].T @ residual) * (1 - hidden[-1] ** 2)  # delta_T, (H,)
+    e_y = torch.nn.functional.one_hot(torch.tensor(target), p.shape[0]).to(p.dtype)  # (C,)
+    delta = (v["linear.weight"].T @ (p - e_y)) * (
+        1 - hidden[-1] ** 2
+    )  # delta_T = W_hy^T (p - e_y) * (1 - h_T^2), (H,)
     parts = []
     for t in range(len(hidden) - 1, 0, -1):  # t = T ... 1
         parts.append(torch.outer(delta, hidden[t - 1]))  # (H, H): delta_t h_(t-1)^T
@@ -112,7 +140,11 @@ def path_contributions(values: Mapping[str, torch.Tensor], target: int = TARGET)
 
 
 def sgd_step(learning_rate: float = 0.5) -> dict:
-    r"""One SGD step, :math:`\theta \leftarrow \theta - \eta \nabla_\theta L`, by hand and by ``torch.optim.SGD``.
+    r"""One SGD step, :math:`\theta \leftarrow \theta - \eta \nabla_\theta \mathcal{L}`, by hand and by ``torch.optim.SGD``.
+
+    By hand: :func:`loss_and_gradients`, then the update. By torch: an ``nn.RNN`` (``bias=False``)
+    and an ``nn.Linear`` loaded with the same numbers, ``cross_entropy``, ``backward()`` and
+    ``torch.optim.SGD.step()``.
 
     Parameters
     ----------
@@ -122,13 +154,26 @@ def sgd_step(learning_rate: float = 0.5) -> dict:
     Returns
     -------
     dict
-        ``by_hand`` and ``by_torch`` (dicts of updated parameters), ``loss_before`` and
-        ``loss_after`` (floats, the latter from the updated parameters).
+        ``by_hand`` : dict of str to Tensor
+            The updated ``weight_ih_l0``, ``weight_hh_l0``, ``linear.weight``, ``linear.bias``.
+        ``by_torch`` : dict of str to Tensor
+            The same four, as ``torch.optim.SGD`` updated the modules' parameters.
+        ``loss_before`` : float
+            :math:`\mathcal{L}` before the step, by :func:`loss_and_gradients`.
+        ``torch_loss_before`` : float
+            :math:`\mathcal{L}` before the step, as the ``nn.RNN`` and ``nn.Linear`` compute it.
+        ``loss_after`` : float
+            :math:`\mathcal{L}` at the parameters updated by hand.
 
     Raises
     ------
     TypeError, ValueError
         If ``learning_rate`` is not a positive finite number.
+
+    Notes
+    -----
+    Plain gradient descent, as PyTorch's ``torch.optim.SGD`` documents it with no momentum,
+    dampening or weight decay; chapter "Many-to-one classification, derived".
 
     Examples
     --------

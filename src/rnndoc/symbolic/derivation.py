@@ -4,7 +4,7 @@ Nothing here types the BPTT recursion in. :func:`rnndoc.symbolic.derive_delta_ru
 step of the graph (the node :math:`a_t`, its output :math:`h_t = \tanh(a_t)`, the loss
 term :math:`\ell_t` and the next preactivation :math:`a_{t+1}` that reads
 :math:`h_t`) and lets sympy differentiate each local function; the chain rule then
-assembles :math:`\delta_t = \partial L / \partial a_t`. :func:`rnndoc.symbolic.bptt`
+assembles :math:`\delta_t = \partial \mathcal{L} / \partial a_t`. :func:`rnndoc.symbolic.bptt`
 applies that rule backwards through an unrolled network,
 :func:`rnndoc.symbolic.direct_gradients` differentiates the unrolled loss in one go, and
 :func:`rnndoc.symbolic.check_identity` proves the two equal. The rules for the parameters
@@ -35,6 +35,13 @@ class DeltaRule:
         The symbols standing for :math:`h_t`, :math:`y_t` and :math:`\delta_{t+1}`.
     weight_hh : sympy.Matrix, shape (H, H)
         The recurrent weight the rule was derived for.
+
+    Examples
+    --------
+    >>> from rnndoc.symbolic import derive_delta_rule
+    >>> rule = derive_delta_rule([[2]])
+    >>> rule.hidden.shape, rule.weight_hh
+    ((1, 1), Matrix([[2]]))
     """
 
     delta: sympy.Matrix
@@ -79,7 +86,7 @@ class DeltaRule:
 
 
 def derive_delta_rule(weight_hh: sympy.Matrix) -> DeltaRule:
-    r"""Derive :math:`\delta_t = \partial L/\partial a_t` from the chain rule, one step.
+    r"""Derive :math:`\delta_t = \partial \mathcal{L}/\partial a_t` from the chain rule, one step.
 
     The preactivation :math:`a_t` reaches the loss along two edges of the unrolled
     graph: through :math:`h_t = \tanh(a_t)` into :math:`\ell_t`, and through
@@ -88,9 +95,9 @@ def derive_delta_rule(weight_hh: sympy.Matrix) -> DeltaRule:
 
     .. math::
 
-        \frac{\partial L}{\partial h_t[k]} = \frac{\partial \ell_t}{\partial h_t[k]}
+        \frac{\partial \mathcal{L}}{\partial h_t[k]} = \frac{\partial \ell_t}{\partial h_t[k]}
             + \sum_j \delta_{t+1}[j] \frac{\partial a_{t+1}[j]}{\partial h_t[k]},\qquad
-        \delta_t[i] = \frac{\partial L}{\partial h_t[i]}
+        \delta_t[i] = \frac{\partial \mathcal{L}}{\partial h_t[i]}
             \frac{\partial \tanh(a_t[i])}{\partial a_t[i]}
 
     and :math:`\tanh(a_t)` is then renamed :math:`h_t`. For t = T use

@@ -34,6 +34,12 @@ def step_symbols(kind: str, input_size: int = 2, hidden_size: int = 2) -> dict[s
     TypeError, ValueError
         If ``kind`` is neither, or a size is not a positive int.
 
+    Notes
+    -----
+    The layout of PyTorch's ``torch.nn.LSTM`` and ``torch.nn.GRU`` (``weight_ih_l0``,
+    ``weight_hh_l0``, ``bias_ih_l0``, ``bias_hh_l0``, gate blocks stacked along the rows), as
+    the chapter "LSTM and GRU gradients, derived" uses it.
+
     Examples
     --------
     >>> from rnndoc.symbolic.gate_symbols import step_symbols
@@ -99,6 +105,17 @@ def handset_point(symbols: Mapping[str, sympy.Matrix]) -> dict[sympy.Symbol, sym
     -------
     dict of sympy.Symbol to sympy.Rational
         Values in [-1/2, 1/2].
+
+    Raises
+    ------
+    TypeError
+        If ``symbols`` is not a mapping, or an entry cannot be read as a sympy matrix (the message
+        names it).
+
+    Notes
+    -----
+    The book's own choice (chapter "LSTM and GRU gradients, derived"): small, distinct,
+    exact values, so that every gate is neither saturated nor zero and sympy evaluates exactly.
 
     Examples
     --------

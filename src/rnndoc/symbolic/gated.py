@@ -38,6 +38,31 @@ def lstm_step(s: Mapping[str, sympy.Matrix]) -> tuple[sympy.Matrix, sympy.Matrix
     gates : dict of str to sympy.Matrix
         ``i``, ``f``, ``g``, ``o``, each (H, 1).
 
+    Raises
+    ------
+    TypeError
+        If ``s`` is not a mapping, or an entry cannot be read as a sympy matrix.
+    ValueError
+        If an entry is missing, ``x``, ``h`` or ``c`` is not a column, or a weight or bias is
+        not shaped as :func:`step_symbols` lays it out (the message names the entry).
+
+    Notes
+    -----
+    .. math::
+
+        \begin{aligned}
+        i &= \sigma(W_{ii} x + b_{ii} + W_{hi} h + b_{hi}), &
+        f &= \sigma(W_{if} x + b_{if} + W_{hf} h + b_{hf}), \\
+        g &= \tanh(W_{ig} x + b_{ig} + W_{hg} h + b_{hg}), &
+        o &= \sigma(W_{io} x + b_{io} + W_{ho} h + b_{ho}), \\
+        c_t &= f \odot c_{t-1} + i \odot g, & h_t &= o \odot \tanh(c_t)
+        \end{aligned}
+
+    PyTorch's ``torch.nn.LSTM`` documentation (the blocks stacked i, f, g, o in ``weight_ih``
+    and ``weight_hh``); Hochreiter and Schmidhuber (1997), with the forget gate of Gers,
+    Schmidhuber and Cummins (2000). The book's :eq:`eq-lstm`; the witness for
+    :func:`rnndoc.layers.lstm_step_backward` in :eq:`eq-lstm-vjp`.
+
     Examples
     --------
     >>> from rnndoc.symbolic.gated import lstm_step, step_symbols
@@ -69,6 +94,29 @@ def gru_step(s: Mapping[str, sympy.Matrix]) -> sympy.Matrix:
     -------
     sympy.Matrix, shape (H, 1)
 
+    Raises
+    ------
+    TypeError
+        If ``s`` is not a mapping, or an entry cannot be read as a sympy matrix.
+    ValueError
+        If an entry is missing, ``x`` or ``h`` is not a column, or a weight or bias is not
+        shaped as :func:`step_symbols` lays it out (the message names the entry).
+
+    Notes
+    -----
+    .. math::
+
+        \begin{aligned}
+        r &= \sigma(W_{ir} x + b_{ir} + W_{hr} h + b_{hr}), &
+        z &= \sigma(W_{iz} x + b_{iz} + W_{hz} h + b_{hz}), \\
+        n &= \tanh(W_{in} x + b_{in} + r \odot (W_{hn} h + b_{hn})), &
+        h_t &= (1 - z) \odot n + z \odot h_{t-1}
+        \end{aligned}
+
+    PyTorch's ``torch.nn.GRU`` documentation (blocks stacked r, z, n; :math:`b_{hn}` inside
+    the reset product); Cho et al. (2014). The book's :eq:`eq-gru`; the witness for
+    :func:`rnndoc.layers.gru_step_backward` in :eq:`eq-gru-vjp`.
+
     Examples
     --------
     >>> from rnndoc.symbolic.gated import gru_step, step_symbols
@@ -95,18 +143,20 @@ def lstm_bptt(
     c_0: sympy.Matrix,
     digits: int = 50,
 ) -> sympy.Matrix:
-    r"""The gradient of :math:`L = \tfrac12 \sum_t \lVert h_t - y_t \rVert^2` by ``weight_hh``, from step Jacobians.
+    r"""The gradient of :math:`\mathcal{L} = \tfrac12 \sum_t \lVert h_t - y_t \rVert^2` by ``weight_hh``, from step Jacobians.
 
-    With the state :math:`s_t = (h_t, c_t)`, :math:`J_t = \partial s_t / \partial s_{t-1}` and
-    the one-step partial :math:`\partial s_t / \partial W_{hh}` (with :math:`s_{t-1}` held):
+    With the state :math:`s_t = (h_t, c_t)`, :math:`J_t = \partial s_t / \partial s_{t-1}`, the
+    one-step partial :math:`\partial s_t / \partial W_{hh}` (with :math:`s_{t-1}` held) and the
+    state's adjoint :math:`\bar{s}_t = \partial \mathcal{L} / \partial s_t` (what reaches
+    :math:`s_t` from steps t and later):
 
     .. math::
 
         \begin{aligned}
-        g_T &= \begin{bmatrix} h_T - y_T \\ 0 \end{bmatrix}, \\
-        g_{t-1} &= J_t^\top g_t + \begin{bmatrix} h_{t-1} - y_{t-1} \\ 0 \end{bmatrix} \quad (t \ge 2), \\
-        \frac{\partial L}{\partial W_{hh}} &= \sum_{t=1}^{T}
-        \Bigl(\frac{\partial s_t}{\partial W_{hh}}\Bigr)^{\!\top} g_t
+        \bar{s}_T &= \begin{bmatrix} h_T - y_T \\ 0 \end{bmatrix}, \\
+        \bar{s}_{t-1} &= J_t^\top \bar{s}_t + \begin{bmatrix} h_{t-1} - y_{t-1} \\ 0 \end{bmatrix} \quad (t \ge 2), \\
+        \frac{\partial \mathcal{L}}{\partial W_{hh}} &= \sum_{t=1}^{T}
+        \Bigl(\frac{\partial s_t}{\partial W_{hh}}\Bigr)^{\!\top} \bar{s}_t
         \end{aligned}
 
     The Jacobians come from :func:`lstm_step` by ``sympy.Matrix.jacobian`` and are evaluated
@@ -126,13 +176,19 @@ def lstm_bptt(
     Returns
     -------
     sympy.Matrix, shape (1, 4H * H)
-        :math:`\partial L / \partial W_{hh}`, row-major like PyTorch's ``weight_hh_l0``.
+        :math:`\partial \mathcal{L} / \partial W_{hh}`, row-major like PyTorch's ``weight_hh_l0``.
 
     Raises
     ------
     TypeError, ValueError
         If an argument is not of the type or shape above (the message names it), or
         ``inputs`` and ``targets`` differ in length.
+
+    Notes
+    -----
+    The book's :eq:`eq-lstm-bptt` (chapter "LSTM and GRU gradients, derived"): reverse-mode
+    differentiation written with the full state Jacobian, as in BPTT (Werbos 1990); the step is
+    :func:`lstm_step`'s, PyTorch's ``torch.nn.LSTM`` equations.
 
     Examples
     --------
@@ -171,11 +227,13 @@ def lstm_bptt(
     for t in range(1, len(inputs) + 1):  # forward
         values = at_step(t)
         states.append((evaluate(h, digits, values), evaluate(c, digits, values)))
-    g = sympy.zeros(2 * size, 1)
+    s_bar = sympy.zeros(2 * size, 1)  # the adjoint of s_t = (h_t, c_t), (2H, 1)
     grad = sympy.zeros(1, jacobian_weight.shape[1])
-    for t in range(len(inputs), 0, -1):  # backward: g_t gets this step's own loss term
-        g = g + (states[t][0] - targets[t - 1]).col_join(sympy.zeros(size, 1))
+    for t in range(len(inputs), 0, -1):  # backward: s_bar_t gets this step's own loss term
+        s_bar = s_bar + (states[t][0] - targets[t - 1]).col_join(sympy.zeros(size, 1))
         values = at_step(t)
-        grad += g.T * evaluate(jacobian_weight, digits, values)  # (1, 4H*H)
-        g = evaluate(jacobian_state, digits, values).T * g  # J_t^T g_t, before step t-1's own term
+        grad += s_bar.T * evaluate(jacobian_weight, digits, values)  # (1, 4H*H)
+        s_bar = (
+            evaluate(jacobian_state, digits, values).T * s_bar
+        )  # J_t^T s_bar_t, before step t-1's own term
     return grad

@@ -37,7 +37,14 @@ class BPTT:
         Per parameter, its T per-use contributions (step t's use of the shared
         weight), each shaped like the parameter; for ``h_0`` a single entry.
     gradients : dict of str to sympy.Matrix
-        The sums of the contributions: :math:`\partial L/\partial \theta`.
+        The sums of the contributions: :math:`\partial \mathcal{L}/\partial \theta`.
+
+    Examples
+    --------
+    >>> from rnndoc.symbolic import bptt, symbolic_parameters, unroll
+    >>> result = bptt(unroll(symbolic_parameters(1, 1), [[1], [2]], [[0], [1]]))
+    >>> len(result.deltas), len(result.contributions["weight_hh_l0"]), len(result.contributions["h_0"])
+    (2, 2, 1)
     """
 
     deltas: list[sympy.Matrix]
@@ -55,10 +62,10 @@ def bptt(network: Unrolled, truncation: int | None = None) -> BPTT:
     .. math::
 
         \begin{aligned}
-        \frac{\partial L}{\partial W_{hh}} &= \sum_t \delta_t h_{t-1}^\top, \\
-        \frac{\partial L}{\partial W_{ih}} &= \sum_t \delta_t x_t^\top, \\
-        \frac{\partial L}{\partial b_{ih}} = \frac{\partial L}{\partial b_{hh}} &= \sum_t \delta_t, \\
-        \frac{\partial L}{\partial h_0} &= W_{hh}^\top \delta_1
+        \frac{\partial \mathcal{L}}{\partial W_{hh}} &= \sum_t \delta_t h_{t-1}^\top, \\
+        \frac{\partial \mathcal{L}}{\partial W_{ih}} &= \sum_t \delta_t x_t^\top, \\
+        \frac{\partial \mathcal{L}}{\partial b_{ih}} = \frac{\partial \mathcal{L}}{\partial b_{hh}} &= \sum_t \delta_t, \\
+        \frac{\partial \mathcal{L}}{\partial h_0} &= W_{hh}^\top \delta_1
         \end{aligned}
 
     Parameters
@@ -79,6 +86,11 @@ def bptt(network: Unrolled, truncation: int | None = None) -> BPTT:
     TypeError, ValueError
         If ``network`` is not an :class:`Unrolled`, or ``truncation`` is not an int of at
         least 1 (as :func:`rnndoc.bptt.bptt_gradients`).
+
+    Notes
+    -----
+    The book's :eq:`eq-delta` and :eq:`eq-gradients` (chapter "Backpropagation through time,
+    derived"), with :eq:`eq-truncated` for ``truncation``; BPTT as in Werbos (1990).
 
     Examples
     --------
@@ -125,7 +137,7 @@ def bptt(network: Unrolled, truncation: int | None = None) -> BPTT:
 
 
 def direct_gradients(network: Unrolled, loss: sympy.Expr | None = None) -> dict[str, sympy.Matrix]:
-    r"""Differentiate the unrolled loss directly, entry by entry: :math:`\partial L/\partial \theta_{ij}`.
+    r"""Differentiate the unrolled loss directly, entry by entry: :math:`\partial \mathcal{L}/\partial \theta_{ij}`.
 
     Parameters
     ----------

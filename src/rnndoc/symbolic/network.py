@@ -2,7 +2,7 @@ r"""The unrolled tanh RNN as sympy expressions.
 
 Unrolling the recurrence :math:`h_t = \tanh(W_{ih} x_t + b_{ih} + W_{hh} h_{t-1} + b_{hh})`
 for T steps turns the network into one nested expression per hidden state; the loss
-:math:`L = \tfrac12 \sum_t \sum_k (h_t[k] - y_t[k])^2` is then an ordinary function of
+:math:`\mathcal{L} = \tfrac12 \sum_t \sum_k (h_t[k] - y_t[k])^2` is then an ordinary function of
 the parameters, which sympy can differentiate directly.
 """
 
@@ -140,7 +140,14 @@ class Unrolled:
     step_losses : list of sympy.Expr
         :math:`\\ell_t = \\tfrac12 \\sum_k (h_t[k] - y_t[k])^2`.
     loss : sympy.Expr
-        :math:`L = \\sum_t \\ell_t`.
+        :math:`\\mathcal{L} = \\sum_t \\ell_t`.
+
+    Examples
+    --------
+    >>> from rnndoc.symbolic import symbolic_parameters, unroll
+    >>> net = unroll(symbolic_parameters(1, 1), [[1], [2]], [[0], [1]])
+    >>> net.length, len(net.step_losses), net.loss == sum(net.step_losses)
+    (2, 2, True)
     """
 
     parameters: dict[str, sympy.Matrix]
@@ -169,7 +176,7 @@ def unroll(
         \begin{aligned}
         a_t &= W_{ih} x_t + b_{ih} + W_{hh} h_{t-1} + b_{hh}, \\
         h_t &= \tanh(a_t), \\
-        L &= \tfrac12 \sum_{t=1}^{T} \sum_k (h_t[k] - y_t[k])^2
+        \mathcal{L} &= \tfrac12 \sum_{t=1}^{T} \sum_k (h_t[k] - y_t[k])^2
         \end{aligned}
 
     Parameters

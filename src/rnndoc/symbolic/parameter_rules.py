@@ -27,13 +27,20 @@ class ParameterRules:
     ----------
     contributions : dict of str to sympy.Matrix
         Per parameter name, the contribution of one use at step t, shaped like the parameter;
-        under ``h_0``, :math:`\partial L/\partial h_{t-1}` through :math:`a_t`.
+        under ``h_0``, :math:`\partial \mathcal{L}/\partial h_{t-1}` through :math:`a_t`.
     delta : sympy.Matrix, shape (H, 1)
         The symbols :math:`\delta_{t,i}`.
     h_prev : sympy.Matrix, shape (H, 1)
         The symbols :math:`h_{t-1,j}`.
     x : sympy.Matrix, shape (H_in, 1)
         The symbols :math:`x_{t,j}`.
+
+    Examples
+    --------
+    >>> from rnndoc.symbolic import derive_parameter_rules, symbolic_parameters
+    >>> rules = derive_parameter_rules(symbolic_parameters(1, 1))
+    >>> rules.contributions["weight_ih_l0"], rules.x.shape
+    (Matrix([[\delta_{t,0}*x_{t,0}]]), (1, 1))
     """
 
     contributions: dict[str, sympy.Matrix]
@@ -49,7 +56,7 @@ def derive_parameter_rules(parameters: Mapping[str, sympy.Matrix]) -> ParameterR
     local function :math:`a_t = W_{ih} x_t + b_{ih} + W_{hh} h_{t-1} + b_{hh}`; the chain
     rule gives the contribution of this use of :math:`\theta` as
     :math:`\sum_i \delta_t[i]\, \partial a_t[i] / \partial \theta`, and for the state
-    entering the step, :math:`\partial L/\partial h_{t-1} = \sum_i \delta_t[i]\,
+    entering the step, :math:`\partial \mathcal{L}/\partial h_{t-1} = \sum_i \delta_t[i]\,
     \partial a_t[i]/\partial h_{t-1}` (this is the gradient of ``h_0`` at t = 1).
 
     Parameters
@@ -70,6 +77,14 @@ def derive_parameter_rules(parameters: Mapping[str, sympy.Matrix]) -> ParameterR
     TypeError, ValueError
         If ``parameters`` is not a mapping, a parameter is missing, is not a matrix of the
         shape above, or holds numbers rather than symbols.
+
+    Notes
+    -----
+    The book's :eq:`eq-parameter-rules` (chapter "Backpropagation through time, derived"):
+    the chain rule through one step, with :math:`\delta_t = \partial \mathcal{L} / \partial a_t`
+    known; the textbooks' outer products :math:`\delta_t h_{t-1}^\top` and
+    :math:`\delta_t x_t^\top` (Goodfellow, Bengio and Courville, *Deep Learning* (2016),
+    section 10.2.2) come out of it.
 
     Examples
     --------
