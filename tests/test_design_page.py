@@ -1,16 +1,73 @@
-"""The map of the package (docs/design.md) names every chapter and every labelled equation.
+"""The map of the package (docs/design.md): every chapter, and one computing function per equation.
 
-Sphinx checks that each function it names exists (nitpicky build); this checks that none is
-left out: a chapter or a labelled equation added without its row fails here.
+Sphinx checks that each function the page names exists (nitpicky build); this checks what the
+book promises of the map: every labelled equation of every chapter has a row, that row names
+exactly one function that computes it, the function imports, and its docstring shows a math
+block. Witnesses and entry points go in the last column, never beside the computing function.
 """
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import re
 from pathlib import Path
 
+import pytest
+
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 DESIGN = (DOCS / "design.md").read_text(encoding="utf-8")
+ROLE = re.compile(r"\{(?:func|class|meth)\}`~?([\w.]+)`")
+
+#: Computing functions whose docstrings do not yet show their equation (files outside this
+#: map's owner: rnndoc.loss, rnndoc.symbolic, rnndoc.layers.stack). Empty it as each gains its
+#: ``.. math::`` block; a name listed here that has one fails the test, so the list only shrinks.
+PENDING_EQUATION = {
+    "rnndoc.bptt.hidden_state_loss",
+    "rnndoc.symbolic.derive_parameter_rules",
+    "rnndoc.layers.stack.run_layers",
+    "rnndoc.layers.stack.run_layers_backward",
+}
+
+
+def _labels() -> dict[str, str]:
+    """Every labelled equation of the chapters ({math} or {glue:math}), label -> chapter stem."""
+    found = {}
+    for chapter in sorted((DOCS / "chapters").glob("*.md")):
+        text = chapter.read_text(encoding="utf-8")
+        pattern = r"^```\{(?:math|glue:math)\}[^\n]*\n(?::[^\n]*\n)*?:label: (\S+)$"
+        found |= dict.fromkeys(re.findall(pattern, text, re.MULTILINE), chapter.stem)
+    return found
+
+
+def _rows() -> list[tuple[list[str], list[str]]]:
+    """The map's rows that name equations: (labels, the functions of the "computes it" column)."""
+    section = DESIGN.split("## From a chapter's equation to its function", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if line.startswith("|") and len(cells) == 4:
+            labels = re.findall(r"\{eq\}`([^`]+)`", cells[1])
+            if labels:
+                rows.append((labels, ROLE.findall(cells[2])))
+    return rows
+
+
+def _resolve(dotted: str) -> object:
+    """Import ``a.b.c.name`` (the longest importable module prefix, then attributes)."""
+    parts = dotted.split(".")
+    for split in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:split]))
+        except ModuleNotFoundError:
+            continue
+        for name in parts[split:]:
+            obj = getattr(obj, name)
+        return obj
+    raise ModuleNotFoundError(dotted)
+
+
+COMPUTING = sorted({name for _, names in _rows() for name in names})
 
 
 def test_every_chapter_has_a_row():
@@ -20,16 +77,48 @@ def test_every_chapter_has_a_row():
     assert missing == []
 
 
-def test_every_labelled_equation_is_mapped_to_its_function():
-    labels = sorted(
+def test_every_labelled_equation_has_one_row():
+    labels = _labels()
+    mapped = [label for row_labels, _ in _rows() for label in row_labels]
+    assert len(labels) > 30  # the parsers found the chapters' equations and the table
+    assert sorted(set(labels) - set(mapped)) == []  # every equation is in the map
+    assert sorted(set(mapped) - set(labels)) == []  # and the map names no equation that is gone
+    assert sorted(label for label in set(mapped) if mapped.count(label) > 1) == []
+
+
+def test_each_equation_has_exactly_one_computing_function():
+    several = {tuple(labels): names for labels, names in _rows() if len(names) != 1}
+    assert several == {}
+
+
+@pytest.mark.parametrize("name", COMPUTING)
+def test_the_computing_function_imports_and_shows_a_math_block(name):
+    docstring = inspect.getdoc(_resolve(name)) or ""
+    if name in PENDING_EQUATION:
+        assert ".. math::" not in docstring, f"{name} shows its equation now: drop it from PENDING_EQUATION"
+    else:
+        assert ".. math::" in docstring, f"{name}'s docstring has no math block"
+
+
+def test_pending_names_are_computing_functions():
+    assert sorted(PENDING_EQUATION - set(COMPUTING)) == []
+
+
+#: Equations whose chapter does not yet name the computing function (chapter prose, not this
+#: map's owner): docs/chapters/gru_backward.md names rnndoc.layers.backward and its own loop.
+PENDING_NAMED = {"eq-gru-weights", "eq-gru-bhn"}
+
+
+def test_each_chapter_names_the_function_that_computes_its_equation():
+    labels = _labels()
+    unnamed = {
         label
-        for chapter in (DOCS / "chapters").glob("*.md")
-        for label in re.findall(
-            r"^```\{(?:math|glue:math)\}[^\n]*\n(?::[^\n]*\n)*?:label: (\S+)$",
-            chapter.read_text(encoding="utf-8"),
-            re.MULTILINE,
+        for row_labels, names in _rows()
+        for label in row_labels
+        for name in names
+        if not re.search(
+            r"\{(?:func|class|meth)\}`~?" + re.escape(name) + "`",
+            (DOCS / "chapters" / f"{labels[label]}.md").read_text(encoding="utf-8"),
         )
-    )
-    missing = [label for label in labels if f"{{eq}}`{label}`" not in DESIGN]
-    assert labels
-    assert missing == []
+    }
+    assert sorted(unnamed) == sorted(PENDING_NAMED)

@@ -1,19 +1,12 @@
 r"""Backpropagation through time in float64 torch, by the δ recursion (no autograd).
 
-The recursion is the one :func:`rnndoc.symbolic.derive_delta_rule` derives:
-
-.. math::
-
-    \delta_t = (h_t - y_t + W_{hh}^\top \delta_{t+1}) \odot (1 - h_t^2),\qquad
-    \delta_{T+1} = 0,
-
-and each use of a parameter at step t contributes :math:`\delta_t \otimes
-\partial a_t/\partial\theta` to its gradient.
-
-The loss is :func:`hidden_state_loss` (from :mod:`rnndoc.loss`, re-exported here). The
-functions take one mapping keyed by PyTorch's names, in ``nn.RNN``'s layout with
-``batch_first=True`` (:func:`rnndoc.handset.tensors` passes straight in) and return the
-gradients under the same keys.
+:func:`bptt_gradients` runs the recursion :eq:`eq-delta` (derived by
+:func:`rnndoc.symbolic.derive_delta_rule`), full or truncated, and sums the per-use
+contributions :eq:`eq-gradients`; :func:`gradient_split` splits the :math:`W_{hh}` gradient
+by use and by loss term. The loss :math:`\mathcal{L}` is :func:`hidden_state_loss` (from
+:mod:`rnndoc.loss`, re-exported); T in the equations is the L of the shapes. Both functions
+take one mapping keyed by PyTorch's names in ``nn.RNN``'s layout with ``batch_first=True``
+(:func:`rnndoc.handset.tensors` passes straight in) and return gradients under the same keys.
 """
 
 from __future__ import annotations
@@ -36,12 +29,10 @@ class BPTTGradients:
     Attributes
     ----------
     loss : Tensor, shape ()
-    preactivations : Tensor, shape (N, L, H)
-        :math:`a_1 \dots a_L` of each sequence.
-    hidden : Tensor, shape (N, L, H)
-        :math:`h_1 \dots h_L`.
+    preactivations, hidden : Tensor, shape (N, L, H)
+        :math:`a_1 \dots a_T` and :math:`h_1 \dots h_T` of each sequence (T = L steps).
     deltas : Tensor, shape (N, L, H)
-        :math:`\delta_1 \dots \delta_L`, :math:`\delta_t = \partial L / \partial a_t`.
+        :math:`\delta_1 \dots \delta_T`, :math:`\delta_t = \partial \mathcal{L} / \partial a_t`.
     contributions : dict of str to Tensor
         Per-use contributions, time first, summed over the batch: ``weight_ih_l0``
         (L, H, H_in), ``weight_hh_l0`` (L, H, H), ``bias_ih_l0`` and ``bias_hh_l0`` (L, H).
@@ -80,13 +71,9 @@ def _read(values: object) -> dict[str, torch.Tensor]:
     batch, length, _ = v["inputs"].shape
     if length < 1:
         raise ValueError(f"inputs must hold at least one time step, got shape {tuple(v['inputs'].shape)}")
-    shapes = {
-        "weight_hh_l0": (hidden_size, hidden_size),
-        "bias_ih_l0": (hidden_size,),
-        "bias_hh_l0": (hidden_size,),
-        "h_0": (1, batch, hidden_size),
-        "targets": (batch, length, hidden_size),
-    }
+    shapes = {"weight_hh_l0": (hidden_size, hidden_size), "bias_ih_l0": (hidden_size,),
+              "bias_hh_l0": (hidden_size,), "h_0": (1, batch, hidden_size),
+              "targets": (batch, length, hidden_size)}  # fmt: skip
     for name, shape in shapes.items():
         check_tensor(name, v[name], shape, _LAYOUT[name])
     check_same_dtype(**v)
@@ -109,7 +96,7 @@ def _forward(v: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
 def _deltas(
     hidden: torch.Tensor, residuals: torch.Tensor, weight_hh: torch.Tensor, truncation: int | None = None
 ) -> torch.Tensor:
-    # delta_t = (r_t + W_hh^T delta_{t+1}) * (1 - h_t^2), delta_{L+1} = 0, r_t = dl/dh_t;
+    # delta_t = (r_t + W_hh^T delta_{t+1}) * (1 - h_t^2), delta_{T+1} = 0, r_t = dl/dh_t;
     # truncated BPTT drops W_hh^T delta_{t+1} where step t ends a chunk of `truncation` steps
     deltas = torch.zeros_like(hidden)  # (N, L, H)
     delta_next = torch.zeros_like(hidden[:, 0])  # (N, H)
@@ -127,15 +114,29 @@ def _previous_states(v: dict[str, torch.Tensor], hidden: torch.Tensor) -> torch.
 def bptt_gradients(values: Mapping[str, torch.Tensor], truncation: int | None = None) -> BPTTGradients:
     r"""Forward a tanh RNN over a batch of sequences, then run the δ recursion backwards.
 
+    The recursion :eq:`eq-delta` and the gradients :eq:`eq-gradients` (T steps, loss
+    :math:`\mathcal{L} = \sum_t \ell_t` of :func:`hidden_state_loss`):
+
     .. math::
 
         \begin{aligned}
-        \delta_t &= (h_t - y_t + W_{hh}^\top \delta_{t+1}) \odot (1 - h_t^2), \\
-        \frac{\partial L}{\partial W_{hh}} &= \sum_t \delta_t h_{t-1}^\top, \\
-        \frac{\partial L}{\partial W_{ih}} &= \sum_t \delta_t x_t^\top, \\
-        \frac{\partial L}{\partial b} &= \sum_t \delta_t, \\
-        \frac{\partial L}{\partial h_0} &= W_{hh}^\top \delta_1
+        \delta_t &= \bigl(h_t - y_t + W_{hh}^\top \delta_{t+1}\bigr) \odot \bigl(1 - h_t^2\bigr),
+            \qquad \delta_{T+1} = 0, \\
+        \frac{\partial \mathcal{L}}{\partial W_{hh}} &= \sum_{t=1}^{T} \delta_t h_{t-1}^\top, \quad
+        \frac{\partial \mathcal{L}}{\partial W_{ih}} = \sum_{t=1}^{T} \delta_t x_t^\top, \quad
+        \frac{\partial \mathcal{L}}{\partial b_{ih}} = \frac{\partial \mathcal{L}}{\partial b_{hh}}
+            = \sum_{t=1}^{T} \delta_t, \quad
+        \frac{\partial \mathcal{L}}{\partial h_0} = W_{hh}^\top \delta_1
         \end{aligned}
+
+    With ``truncation=k``, truncated BPTT :eq:`eq-truncated` (chunks of k steps):
+
+    .. math::
+
+        \delta^{\text{trunc}}_t = \begin{cases}
+        (h_t - y_t) \odot (1 - h_t^2) & \text{if step } t \text{ ends a chunk,}\\
+        (h_t - y_t + W_{hh}^\top \delta^{\text{trunc}}_{t+1}) \odot (1 - h_t^2) & \text{otherwise.}
+        \end{cases}
 
     Parameters
     ----------
@@ -146,9 +147,8 @@ def bptt_gradients(values: Mapping[str, torch.Tensor], truncation: int | None = 
         of one floating dtype (float64 for the book's checks). Other keys are ignored, so
         :func:`rnndoc.handset.tensors` passes straight in.
     truncation : int, optional
-        Truncated BPTT: the sequence is read in chunks of this many steps with the state
-        carried but detached, so :math:`W_{hh}^\top \delta_{t+1}` is dropped wherever step t
-        ends a chunk. Default: full BPTT.
+        k: the sequence is read in chunks of k steps, the state carried but detached at each
+        chunk's end (step t ends a chunk when k divides t). Default: full BPTT.
 
     Returns
     -------
@@ -162,12 +162,13 @@ def bptt_gradients(values: Mapping[str, torch.Tensor], truncation: int | None = 
         If ``values`` is not a mapping, an entry is not a floating tensor, the dtypes differ,
         or ``truncation`` is not an int.
     ValueError
-        If an entry is missing, a shape disagrees (the message names the entry, the expected
-        and the actual shape), L is 0, or ``truncation`` is below 1.
+        If an entry is missing, a shape disagrees (the message names the entry, the expected and
+        the actual shape), the sequence is empty (L = 0), or ``truncation`` is below 1.
 
     Notes
     -----
-    Werbos (1990); the recursion is derived in :func:`rnndoc.symbolic.derive_delta_rule`.
+    Werbos (1990); the recursion is derived in :func:`rnndoc.symbolic.derive_delta_rule`;
+    truncated BPTT as Williams and Peng (1990). The loop is the private ``_deltas``.
 
     Examples
     --------
@@ -187,7 +188,7 @@ def bptt_gradients(values: Mapping[str, torch.Tensor], truncation: int | None = 
     contributions = {
         "weight_ih_l0": torch.einsum("nti,ntj->tij", deltas, v["inputs"]),  # (L, H, H_in): delta_t x_t^T
         "weight_hh_l0": torch.einsum("nti,ntj->tij", deltas, h_prev),  # (L, H, H): delta_t h_{t-1}^T
-        "bias_ih_l0": deltas.sum(0),  # (L, H)
+        "bias_ih_l0": deltas.sum(0),  # (L, H): delta_t
         "bias_hh_l0": deltas.sum(0),  # (L, H)
     }
     gradients = {name: c.sum(0) for name, c in contributions.items()}
@@ -197,18 +198,17 @@ def bptt_gradients(values: Mapping[str, torch.Tensor], truncation: int | None = 
 
 
 def gradient_split(values: Mapping[str, torch.Tensor]) -> torch.Tensor:
-    r"""The W_hh gradient split by both use and loss term: a (use s, loss t) table.
+    r"""The W_hh gradient split by both use and loss term: a (use t', loss term t) table.
 
-    Entry ``[s, t]`` is what the use of :math:`W_{hh}` at step s contributes to the
-    gradient of the loss term :math:`\ell_t` (zero for s > t, since a later use cannot
-    change an earlier state):
+    Entry ``[t', t]`` is :math:`C_{t',t}`, what the use of :math:`W_{hh}` at step t'
+    contributes to the gradient of the loss term :math:`\ell_t` (zero for t' > t, since a
+    later use cannot change an earlier state):
 
-    .. math:: C_{s,t} = \delta^{(t)}_s h_{s-1}^\top,\qquad
-              \delta^{(t)}_s = \frac{\partial \ell_t}{\partial a_s}
+    .. math:: C_{t',t} = \delta^{(t)}_{t'} h_{t'-1}^\top,\qquad
+              \delta^{(t)}_{t'} = \frac{\partial \ell_t}{\partial a_{t'}}
 
-    Summing over t gives the per-use contribution :math:`\delta_s h_{s-1}^\top`;
-    summing over s gives :math:`\partial \ell_t / \partial W_{hh}`; both total
-    :math:`\partial L / \partial W_{hh}`.
+    Summed over t: the per-use part :math:`\delta_{t'} h_{t'-1}^\top`; over t':
+    :math:`\partial \ell_t / \partial W_{hh}`; over both: :math:`\partial \mathcal{L} / \partial W_{hh}`.
 
     Parameters
     ----------
@@ -218,7 +218,7 @@ def gradient_split(values: Mapping[str, torch.Tensor]) -> torch.Tensor:
     Returns
     -------
     Tensor, shape (L, L, H, H)
-        Axes (use s, loss term t, hidden row, hidden column), summed over the batch.
+        Axes (use t', loss term t, hidden row, hidden column), summed over the batch.
 
     Raises
     ------
@@ -227,8 +227,8 @@ def gradient_split(values: Mapping[str, torch.Tensor]) -> torch.Tensor:
 
     Notes
     -----
-    The table follows from the chain rule with one loss term at a time: the δ recursion
-    of :func:`bptt_gradients` run with the residual :math:`h_t - y_t` kept at step t only.
+    The split of the BPTT chapter; the δ recursion of :func:`bptt_gradients` run with the
+    residual :math:`h_t - y_t` of loss term t alone (the chain rule, one loss term at a time).
 
     Examples
     --------
@@ -245,6 +245,6 @@ def gradient_split(values: Mapping[str, torch.Tensor]) -> torch.Tensor:
     for t in range(hidden.shape[1]):
         residuals = torch.zeros_like(hidden)  # (N, L, H): only loss term t is kept
         residuals[:, t] = hidden[:, t] - v["targets"][:, t]
-        deltas = _deltas(hidden, residuals, v["weight_hh_l0"])  # (N, L, H): d l_t / d a_s
-        table.append(torch.einsum("nsi,nsj->sij", deltas, h_prev))  # (L, H, H), indexed by s
-    return torch.stack(table, dim=1)  # (L_s, L_t, H, H)
+        deltas = _deltas(hidden, residuals, v["weight_hh_l0"])  # (N, L, H): d l_t / d a_t'
+        table.append(torch.einsum("nsi,nsj->sij", deltas, h_prev))  # (L, H, H), indexed by t'
+    return torch.stack(table, dim=1)  # (L_t', L_t, H, H)

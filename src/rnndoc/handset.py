@@ -8,7 +8,7 @@ Python numbers (for the torch-free witness, :mod:`rnndoc.reference`), :func:`ten
 float64 tensors, :func:`make_rnn` into a ``torch.nn.RNN`` with those weights and its ``h_0``.
 This module imports torch only inside the functions that return tensors. The network, read on
 the sequence A, B, C with the hidden-state loss
-:math:`L = \tfrac12 \sum_t \sum_k (h_t[k] - \mathrm{target}_t[k])^2`, is
+:math:`\mathcal{L} = \tfrac12 \sum_t \sum_k (h_t[k] - y_t[k])^2` (:eq:`eq-loss`), is
 
 .. math:: h_t = \tanh(W_{ih} x_t + b_{ih} + W_{hh} h_{t-1} + b_{hh}),\qquad t = 1, 2, 3.
 """

@@ -2,7 +2,10 @@ r"""The adding problem's data and scores.
 
 :func:`~rnndoc.adding.adding_batch` draws the batches; an answer is scored by
 :func:`~rnndoc.adding.evaluate` against :data:`TOLERANCE`, a run against
-:data:`MEAN_BASELINE_MSE` (:data:`SOLVED_FRACTION`, :data:`FAILED_MSE`).
+:data:`MEAN_BASELINE_MSE` (:data:`SOLVED_FRACTION`, :data:`FAILED_MSE`). These thresholds
+judge a training outcome (is an answer close enough, has a run learned), not how closely two
+computations of one quantity agree, so they live here and not in
+:data:`rnndoc.verdict.TOLERANCES`.
 
 Hochreiter and Schmidhuber (1997), section 5.4.
 """

@@ -40,9 +40,12 @@ _MODES: dict[str, type[nn.RNN | nn.LSTM | nn.GRU]] = {"RNN_TANH": nn.RNN, "LSTM"
 
 
 class AddingModel(nn.Module):
-    r"""One recurrent layer and a linear read-out of its last hidden state.
+    r"""One recurrent layer and a linear read-out of its last hidden state: :eq:`eq-adding`.
 
-    .. math:: \hat y = w^\top h_L + b
+    .. math:: \hat y = W_{hy} h_L + b_y, \qquad h_L \in \mathbb{R}^{H},\ W_{hy} \in \mathbb{R}^{1 \times H}
+
+    trained towards the target :math:`y = \sum_{t=1}^{L} u_t m_t` that
+    :func:`~rnndoc.adding.adding_batch` draws.
 
     Parameters
     ----------
@@ -58,7 +61,7 @@ class AddingModel(nn.Module):
     rnn : nn.RNN, nn.LSTM or nn.GRU
         Input size 2.
     readout : nn.Linear
-        (H -> 1).
+        (H -> 1): ``readout.weight`` is :math:`W_{hy}` (1, H), ``readout.bias`` is :math:`b_y` (1,).
 
     Raises
     ------
@@ -92,7 +95,7 @@ class AddingModel(nn.Module):
     def forward(self, inputs: torch.Tensor) -> torch.Tensor:
         """Map inputs (N, L, 2) to answers (N,)."""
         output, _ = self.rnn(inputs)  # (N, L, H)
-        return self.readout(output[:, -1]).squeeze(-1)  # (N,)
+        return self.readout(output[:, -1]).squeeze(-1)  # (N,): y_hat = W_hy h_L + b_y
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,6 @@ import torch
 from torch import nn
 
 from .._validate import check_float, check_instance
-from ..layers import gru_cell, lstm_cell
 from ._arguments import check_module_input
 from .steps import _gru_gates, _lstm_gates
 
@@ -64,11 +63,9 @@ def gate_values(module: nn.LSTM | nn.GRU, input: torch.Tensor) -> dict[str, torc
     with torch.no_grad():
         for x_t in input:
             if isinstance(module, nn.LSTM):
-                gates = _lstm_gates(x_t, h, *weights)  # (H,) each
-                h, c = lstm_cell(x_t, (h, c), *weights)
+                h, c, (*gates, _) = _lstm_gates(x_t, h, c, *weights)  # (H,) each: h_t, c_t; i, f, g, o
             else:
-                gates = _gru_gates(x_t, h, *weights)[:3]  # (H,) each
-                h = gru_cell(x_t, h, *weights)
+                h, (*gates, _) = _gru_gates(x_t, h, *weights)  # (H,) each: h_t; r, z, n
             for name, value in zip(names, gates, strict=True):
                 values[name].append(value)  # (H,)
     return {name: torch.stack(v) for name, v in values.items()}  # each (T, H)

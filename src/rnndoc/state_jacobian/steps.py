@@ -10,33 +10,31 @@ from __future__ import annotations
 
 import torch
 
+from ..layers import gru_step, input_projection, lstm_step, rnn_step
+from ..layers.gru import gru_bias_hn
 from ._arguments import check_step
 
 __all__ = ["gru_step_jacobian", "lstm_step_jacobian", "rnn_step_jacobian"]
 
-
-def _preactivation(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh) -> torch.Tensor:
-    """:math:`W_{ih} x_t + b_{ih} + W_{hh} h_{t-1} + b_{hh}` for one unbatched step, all gate blocks."""
-    a = weight_ih @ x_t + weight_hh @ h_prev  # (G*H,)
-    for bias in (bias_ih, bias_hh):
-        if bias is not None:
-            a = a + bias  # (G*H,)
-    return a
+# The gates come from the layers' own steps (checked there, so check=False here), on a batch of one.
 
 
-def _lstm_gates(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh) -> tuple[torch.Tensor, ...]:
-    """i, f, g, o of one unbatched LSTM step, each (H,)."""
-    a = _preactivation(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh)  # (4H,)
-    a_i, a_f, a_g, a_o = a.chunk(4)  # (H,) each
-    return torch.sigmoid(a_i), torch.sigmoid(a_f), torch.tanh(a_g), torch.sigmoid(a_o)
+def _lstm_gates(x_t, h_prev, c_prev, weight_ih, weight_hh, bias_ih, bias_hh):
+    """One unbatched LSTM step by :func:`rnndoc.layers.lstm_step`: h_t, c_t and (i, f, g, o, tanh c_t), each (H,)."""
+    x_part = input_projection(x_t[None], weight_ih, bias_ih, bias_hh, "LSTM")  # (1, 4H)
+    h_t, c_t, saved = lstm_step(x_part, h_prev[None], c_prev[None], weight_hh, None, check=False)  # (1, H)
+    i, f, g, o, _, tanh_c = (v[0] for v in saved)  # (H,) each
+    return h_t[0], c_t[0], (i, f, g, o, tanh_c)
 
 
-def _gru_gates(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh) -> tuple[torch.Tensor, ...]:
-    """r, z, n of one unbatched GRU step and W_hn h_(t-1) + b_hn, each (H,)."""
-    x_r, x_z, x_n = (weight_ih @ x_t if bias_ih is None else weight_ih @ x_t + bias_ih).chunk(3)  # (H,) each
-    hh_r, hh_z, hh_n = (weight_hh @ h_prev if bias_hh is None else weight_hh @ h_prev + bias_hh).chunk(3)
-    r, z = torch.sigmoid(x_r + hh_r), torch.sigmoid(x_z + hh_z)
-    return r, z, torch.tanh(x_n + r * hh_n), hh_n
+def _gru_gates(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh):
+    """One unbatched GRU step by :func:`rnndoc.layers.gru_step`: h_t and (r, z, n, q_t), each (H,).
+
+    :math:`q_t = W_{hn} h_{t-1} + b_{hn}`, the candidate's recurrent part (``hh_n`` in the layers).
+    """
+    x_part = input_projection(x_t[None], weight_ih, bias_ih, bias_hh, "GRU")  # (1, 3H)
+    h_t, (_, r, z, n, q) = gru_step(x_part, h_prev[None], weight_hh, gru_bias_hn(bias_hh), check=False)
+    return h_t[0], (r[0], z[0], n[0], q[0])  # (H,), each (H,)
 
 
 def rnn_step_jacobian(
@@ -82,7 +80,8 @@ def rnn_step_jacobian(
             [0.0000, 0.5000]])
     """
     check_step(1, x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh)
-    h_t = torch.tanh(_preactivation(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh))  # (H,)
+    x_part = input_projection(x_t[None], weight_ih, bias_ih, bias_hh, "RNN_TANH")  # (1, H)
+    h_t = rnn_step(x_part, h_prev[None], weight_hh, "tanh", check=False)[0]  # (H,), by rnndoc.layers.rnn_step
     return (1 - h_t**2)[:, None] * weight_hh  # (H, H): diag(1 - h_t^2) W_hh
 
 
@@ -97,20 +96,24 @@ def lstm_step_jacobian(
 ) -> torch.Tensor:
     r"""The LSTM's step Jacobian over its whole state, :math:`\partial (h_t, c_t) / \partial (h_{t-1}, c_{t-1})`.
 
-    With :math:`c_t = f_t \odot c_{t-1} + i_t \odot g_t`, :math:`h_t = o_t \odot \tanh c_t`,
-    :math:`\sigma' = \sigma (1 - \sigma)`, :math:`\tanh' = 1 - \tanh^2` and
-    :math:`W_{hi}, W_{hf}, W_{hg}, W_{ho}` the (H, H) blocks of ``weight_hh``:
+    With the cell of :eq:`eq-lstm`, :math:`c_t = f_t \odot c_{t-1} + i_t \odot g_t`,
+    :math:`h_t = o_t \odot \tanh c_t`, and :math:`W_{hi}, W_{hf}, W_{hg}, W_{ho}` the (H, H)
+    blocks of ``weight_hh``; a gate's derivative is written out (:math:`\sigma(a)(1 - \sigma(a))`
+    is :math:`f_t (1 - f_t)` for the forget gate, :math:`\tanh` gives :math:`1 - g_t^2`):
 
     .. math::
 
         \frac{\partial c_t}{\partial c_{t-1}} &= \operatorname{diag}(f_t),\\
-        \frac{\partial c_t}{\partial h_{t-1}} &= \operatorname{diag}(c_{t-1} \odot f_t') W_{hf}
-            + \operatorname{diag}(g_t \odot i_t') W_{hi}\\
-            &\quad + \operatorname{diag}(i_t \odot g_t') W_{hg},\\
+        \frac{\partial c_t}{\partial h_{t-1}} &= \operatorname{diag}\bigl(c_{t-1} \odot f_t (1 - f_t)\bigr) W_{hf}
+            + \operatorname{diag}\bigl(g_t \odot i_t (1 - i_t)\bigr) W_{hi}\\
+            &\quad + \operatorname{diag}\bigl(i_t \odot (1 - g_t^2)\bigr) W_{hg},\\
         \frac{\partial h_t}{\partial c_{t-1}} &= D_t \operatorname{diag}(f_t),\\
-        \frac{\partial h_t}{\partial h_{t-1}} &= \operatorname{diag}(\tanh c_t \odot o_t') W_{ho}
+        \frac{\partial h_t}{\partial h_{t-1}} &= \operatorname{diag}\bigl(\tanh c_t \odot o_t (1 - o_t)\bigr) W_{ho}
             + D_t \frac{\partial c_t}{\partial h_{t-1}},\\
         D_t &= \operatorname{diag}\bigl(o_t \odot (1 - \tanh^2 c_t)\bigr)
+
+    These are the blocks of :math:`J_k` in :eq:`eq-full-state-jacobian`; the gates come from
+    :func:`rnndoc.layers.lstm_step`.
 
     Parameters
     ----------
@@ -148,9 +151,8 @@ def lstm_step_jacobian(
             [0.0000, 0.5000]])
     """
     size = check_step(4, x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh, c_prev)
-    i, f, g, o = _lstm_gates(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh)  # (H,) each
+    _, _, (i, f, g, o, tanh_c) = _lstm_gates(x_t, h_prev, c_prev, weight_ih, weight_hh, bias_ih, bias_hh)
     w_i, w_f, w_g, w_o = weight_hh.split(size)  # (H, H) each
-    tanh_c = torch.tanh(f * c_prev + i * g)  # (H,): tanh(c_t)
     dc_dh = (
         (c_prev * f * (1 - f))[:, None] * w_f
         + (g * i * (1 - i))[:, None] * w_i
@@ -173,19 +175,21 @@ def gru_step_jacobian(
 ) -> torch.Tensor:
     r"""The GRU's step Jacobian :math:`\partial h_t / \partial h_{t-1}` (PyTorch's GRU, gates r, z, n).
 
-    With :math:`h_t = (1 - z_t) \odot n_t + z_t \odot h_{t-1}`,
-    :math:`n_t = \tanh(W_{in} x_t + b_{in} + r_t \odot (W_{hn} h_{t-1} + b_{hn}))` and
-    :math:`\sigma' = \sigma(1 - \sigma)`:
+    With the cell of :eq:`eq-gru`, :math:`h_t = (1 - z_t) \odot n_t + z_t \odot h_{t-1}`,
+    :math:`n_t = \tanh(W_{in} x_t + b_{in} + r_t \odot q_t)` and
+    :math:`q_t = W_{hn} h_{t-1} + b_{hn}` (as in :eq:`eq-gru-rows`), the gates' derivatives
+    written out (:math:`z_t (1 - z_t)` for :math:`\sigma`):
 
     .. math::
 
         \frac{\partial h_t}{\partial h_{t-1}} &= \operatorname{diag}(z_t)
-            + \operatorname{diag}\bigl((h_{t-1} - n_t) \odot z_t'\bigr) W_{hz}\\
+            + \operatorname{diag}\bigl((h_{t-1} - n_t) \odot z_t (1 - z_t)\bigr) W_{hz}\\
             &\quad + \operatorname{diag}\bigl((1 - z_t) \odot (1 - n_t^2)\bigr)\, M_t,\\
         M_t &= \operatorname{diag}(r_t) W_{hn}
-            + \operatorname{diag}\bigl((W_{hn} h_{t-1} + b_{hn}) \odot r_t'\bigr) W_{hr}
+            + \operatorname{diag}\bigl(q_t \odot r_t (1 - r_t)\bigr) W_{hr}
 
-    (:math:`M_t` is the derivative of the candidate's pre-activation.)
+    (:math:`M_t` is the derivative of the candidate's pre-activation; the gates come from
+    :func:`rnndoc.layers.gru_step`.)
     The first term is the additive path: :math:`z_t \odot h_{t-1}` passes the old state on,
     scaled by the update gate, as :math:`f_t \odot c_{t-1}` does in the LSTM.
 
@@ -220,9 +224,9 @@ def gru_step_jacobian(
             [0.0000, 0.5000]])
     """
     size = check_step(3, x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh)
-    r, z, n, hh_n = _gru_gates(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh)  # (H,) each
+    _, (r, z, n, q) = _gru_gates(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh)  # (H,) each
     w_r, w_z, w_n = weight_hh.split(size)  # (H, H) each
-    dn_dh = r[:, None] * w_n + (hh_n * r * (1 - r))[:, None] * w_r  # (H, H): d(pre-activation of n)/dh
+    m = r[:, None] * w_n + (q * r * (1 - r))[:, None] * w_r  # (H, H): M_t, d(pre-activation of n)/dh
     return (
-        torch.diag(z) + ((h_prev - n) * z * (1 - z))[:, None] * w_z + ((1 - z) * (1 - n**2))[:, None] * dn_dh
+        torch.diag(z) + ((h_prev - n) * z * (1 - z))[:, None] * w_z + ((1 - z) * (1 - n**2))[:, None] * m
     )  # (H, H)
