@@ -10,7 +10,12 @@ __all__ = ["hidden_state_loss"]
 
 
 def hidden_state_loss(hidden: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-    r"""The book's loss on the hidden states: :math:`\mathcal{L} = \tfrac12 \sum_t \sum_k (h_t[k] - y_t[k])^2`.
+    r"""The book's loss on the hidden states, summed over steps and units.
+
+    .. math::
+
+        \mathcal{L} = \sum_{t=1}^{T} \ell_t, \qquad
+        \ell_t = \tfrac12 \sum_{k} \bigl(h_t[k] - y_t[k]\bigr)^2
 
     Parameters
     ----------

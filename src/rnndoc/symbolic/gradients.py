@@ -75,6 +75,10 @@ def bptt(network: Unrolled, truncation: int | None = None) -> BPTT:
     truncation : int, optional
         Truncated BPTT in chunks of this many steps: where step t ends a chunk the state was
         detached, so the rule is applied with :math:`\delta_{t+1} = 0` there. Default: full.
+        At a chunk end the truncated delta is
+        :math:`\delta^{\text{trunc}}_t = (h_t - y_t) \odot (1 - h_t^2)`, so the full minus the
+        truncated delta there is :math:`(W_{hh}^\top \delta_{t+1}) \odot (1 - h_t^2)`, with the
+        full :math:`\delta_{t+1}` (:eq:`eq-dropped`).
 
     Returns
     -------

@@ -57,7 +57,18 @@ def derive_parameter_rules(parameters: Mapping[str, sympy.Matrix]) -> ParameterR
     rule gives the contribution of this use of :math:`\theta` as
     :math:`\sum_i \delta_t[i]\, \partial a_t[i] / \partial \theta`, and for the state
     entering the step, :math:`\partial \mathcal{L}/\partial h_{t-1} = \sum_i \delta_t[i]\,
-    \partial a_t[i]/\partial h_{t-1}` (this is the gradient of ``h_0`` at t = 1).
+    \partial a_t[i]/\partial h_{t-1}` (this is the gradient of ``h_0`` at t = 1). The rules it
+    returns are :eq:`eq-parameter-rules` (derived here, not typed in):
+
+    .. math::
+
+        \begin{aligned}
+        \frac{\partial \mathcal{L}}{\partial W_{hh}}\Big|_{\text{use at } t} &= \delta_t h_{t-1}^\top, &
+        \frac{\partial \mathcal{L}}{\partial W_{ih}}\Big|_{\text{use at } t} &= \delta_t x_t^\top, \\
+        \frac{\partial \mathcal{L}}{\partial b_{ih}}\Big|_{\text{use at } t}
+        = \frac{\partial \mathcal{L}}{\partial b_{hh}}\Big|_{\text{use at } t} &= \delta_t, &
+        \frac{\partial \mathcal{L}}{\partial h_{t-1}}\Big|_{\text{through } a_t} &= W_{hh}^\top \delta_t
+        \end{aligned}
 
     Parameters
     ----------
