@@ -22,8 +22,9 @@
     });
   }
 
-  function tooWide(table) {
-    return table.getBoundingClientRect().width > table.parentElement.clientWidth + 1;
+  function tooWide(table) { // wider than its room, or its content wider than itself
+    return table.getBoundingClientRect().width > table.parentElement.clientWidth + 1
+      || table.scrollWidth > table.clientWidth + 1;
   }
 
   function fitTables() {
