@@ -243,8 +243,9 @@ def test_measure_sees_a_wide_equation(browser, overflow, cue, width_name, misfit
 
 def test_page_helpers_stack_a_wide_table_and_mark_a_scrolling_equation(browser):
     """docs/_static/rnndoc.js and rnndoc.css on a made-up phone page: the wide table is
-    stacked (each cell labelled with its column) and fits; the wide equation scrolls in its
-    box, which is marked and fades at its clipped edge."""
+    stacked (each cell labelled with its column) and fits; an equation a little too wide is set
+    smaller and fits; the far too wide one scrolls in its box, which is marked and fades at
+    its clipped edge."""
     static = Path(__file__).resolve().parents[1] / "docs" / "_static"
     context = browser.new_context(viewport={"width": WIDTHS["phone"], "height": 800}, is_mobile=True)
     page = context.new_page()
@@ -254,6 +255,8 @@ def test_page_helpers_stack_a_wide_table_and_mark_a_scrolling_equation(browser):
         '<article class="bd-article" style="padding: 0 10px"><div class="math">'
         '<mjx-container display="true" style="display: block; overflow: auto hidden">'
         '<mjx-math style="display: inline-block; width: 900px">x</mjx-math></mjx-container></div>'
+        '<div class="math"><mjx-container display="true" style="display: block; overflow: auto hidden">'
+        '<mjx-math style="display: inline-block; width: 30em">y</mjx-math></mjx-container></div>'
         "<table><thead><tr><th>a</th><th>b</th><th>c</th><th>d</th></tr></thead>"
         f"<tbody><tr>{cells}</tr></tbody></table></article>"
     )
@@ -264,6 +267,8 @@ def test_page_helpers_stack_a_wide_table_and_mark_a_scrolling_equation(browser):
       table: document.querySelector('table').className,
       label: document.querySelector('td').dataset.label,
       box: document.querySelector('mjx-container').className,
+      near: document.querySelectorAll('mjx-container')[1].className,
+      near_size: document.querySelectorAll('mjx-container')[1].style.fontSize,
       mask: getComputedStyle(document.querySelector('mjx-container')).maskImage
         || getComputedStyle(document.querySelector('mjx-container')).webkitMaskImage,
     })""")
@@ -272,6 +277,8 @@ def test_page_helpers_stack_a_wide_table_and_mark_a_scrolling_equation(browser):
     assert marks["label"] == "a", marks
     assert set(marks["box"].split()) >= {"rnndoc-scrolls", "rnndoc-scrolls-at-start"}, marks
     assert "linear-gradient" in marks["mask"], marks
+    assert marks["near"] == "", marks  # fits once smaller: no cue needed
+    assert 85 <= float(marks["near_size"].rstrip("%")) < 100, marks
     assert fit_problems(measured, "phone") == [], measured
 
 

@@ -3,7 +3,8 @@
 //    other, each cell on its own line under its column's name (rnndoc-stacked). A table that
 //    is still too wide, or too wide on a wider screen, scrolls in its own box
 //    (rnndoc-scroll-table).
-// 2. A display equation (or such a table) wider than its box scrolls inside it; the box then
+// 2. On a phone, a display equation a little too wide for its box is set smaller to fit.
+//    One still wider (or such a table) scrolls inside its box, which then
 //    shows that it does: its clipped edges fade out (rnndoc-scrolls, and -at-start/-at-end
 //    when it is scrolled to an end).
 (function () {
@@ -49,7 +50,23 @@
       scrolls && box.scrollLeft + box.clientWidth >= box.scrollWidth - 1);
   }
 
+  var MIN_SCALE = 0.85; // on a phone, an equation up to 15 % too wide is set smaller to fit
+
+  function shrinkToFit(box) {
+    if (box.dataset.rnndocSize === undefined) { box.dataset.rnndocSize = box.style.fontSize; }
+    box.style.fontSize = box.dataset.rnndocSize; // MathJax's own size, then measure
+    if (document.documentElement.clientWidth >= NARROW || box.scrollWidth <= box.clientWidth + 1) {
+      return;
+    }
+    var ratio = box.clientWidth / box.scrollWidth;
+    if (ratio >= MIN_SCALE) {
+      var size = parseFloat(box.dataset.rnndocSize) || 100; // MathJax sizes in %
+      box.style.fontSize = (size * ratio * 0.98).toFixed(1) + "%";
+    }
+  }
+
   function markScrollers() {
+    document.querySelectorAll('article.bd-article mjx-container[display="true"]').forEach(shrinkToFit);
     var boxes = 'article.bd-article mjx-container[display="true"], table.rnndoc-scroll-table';
     document.querySelectorAll(boxes).forEach(function (box) {
       markOne(box);
