@@ -325,6 +325,7 @@ def test_summary(capsys):
         print(
             f"\nbrowser check: {TOTALS['pages']} pages, {TOTALS['equations']} typeset equations, under {HTML}"
             f"\ndisplay equations that fit: {FIT['desktop']} at {WIDTHS['desktop']} px (none cut off), "
-            f"{FIT['phone']} at {WIDTHS['phone']} px (wide ones scroll in their own box)"
+            f"{FIT['phone']} at {WIDTHS['phone']} px (a little too wide: set smaller; wider: scroll"
+            " in their own box, edges faded)"
         )
     assert TOTALS["pages"] == len(PAGES)
