@@ -4,7 +4,7 @@
 //    is still too wide, or too wide on a wider screen, scrolls in its own box
 //    (rnndoc-scroll-table).
 // 2. On a phone, a display equation a little too wide for its box is set smaller to fit.
-//    One still wider (or such a table) scrolls inside its box, which then
+//    One still wider (or such a table, or a code block) scrolls inside its box, which then
 //    shows that it does: its clipped edges fade out (rnndoc-scrolls, and -at-start/-at-end
 //    when it is scrolled to an end).
 (function () {
@@ -67,7 +67,8 @@
 
   function markScrollers() {
     document.querySelectorAll('article.bd-article mjx-container[display="true"]').forEach(shrinkToFit);
-    var boxes = 'article.bd-article mjx-container[display="true"], table.rnndoc-scroll-table';
+    var boxes = 'article.bd-article mjx-container[display="true"], table.rnndoc-scroll-table,'
+      + " article.bd-article div.highlight pre";
     document.querySelectorAll(boxes).forEach(function (box) {
       markOne(box);
       if (!box.dataset.rnndocWatched) {
