@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import pytest
@@ -47,13 +48,18 @@ INSPECT = """async () => {
 # width, ``column`` the article's content width; an equation is cut off when it is wider
 # than the column or when its box must scroll (scrollWidth > clientWidth). ``own_scroll``
 # says whether an element between the equation and the column scrolls sideways and stays
-# inside the column (so the page itself does not move); ``page_overflow`` is how far the
-# whole page is wider than the window.
+# inside the column (so the page itself does not move); ``cue`` whether that box shows it
+# scrolls (docs/_static/rnndoc.js marks it, rnndoc.css fades its clipped edge);
+# ``page_overflow`` is how far the whole page is wider than the window. Every table of the
+# article is measured too (after rnndoc.js has stacked the wide ones on a phone).
 MEASURE = """async () => {
   const source = new Map();
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
     await MathJax.startup.promise;
     for (const item of MathJax.startup.document.math) { source.set(item.typesetRoot, item.math); }
+  }
+  for (let i = 0; i < 50 && !document.documentElement.dataset.rnndocFitted; i++) {
+    await new Promise(resolve => setTimeout(resolve, 100));
   }
   const column = document.querySelector('article.bd-article') || document.querySelector('main');
   const style = getComputedStyle(column);
@@ -71,11 +77,20 @@ MEASURE = """async () => {
       tex: tex.slice(0, 90), where: label,
       natural: Math.ceil(box.querySelector('mjx-math').getBoundingClientRect().width),
       scroll: box.scrollWidth, client: box.clientWidth, own_scroll: own_scroll,
+      cue: box.classList.contains('rnndoc-scrolls'),
       right: Math.ceil(box.getBoundingClientRect().right),
     };
   });
+  const tables = Array.from(column.querySelectorAll('table')).map(table => ({
+    where: (table.closest('section[id]') || {id: ''}).id,
+    head: (table.querySelector('th') || table).textContent.trim().slice(0, 40),
+    width: Math.ceil(table.getBoundingClientRect().width),
+    room: table.parentElement.clientWidth,
+    scrolls: table.scrollWidth > table.clientWidth + 1,
+    cue: table.classList.contains('rnndoc-scrolls'),
+  }));
   return {
-    column: Math.floor(width), window: window.innerWidth, equations: equations,
+    column: Math.floor(width), window: window.innerWidth, equations: equations, tables: tables,
     page_overflow: document.scrollingElement.scrollWidth - window.innerWidth,
   };
 }"""
@@ -88,8 +103,10 @@ def fit_problems(measured: dict, width_name: str) -> list[str]:
     """What does not fit the page, one line per equation, from a MEASURE report.
 
     Desktop: every display equation fits the text column, with no scrolling. Phone: an
-    equation wider than the column scrolls inside its own box, and the page does not
-    scroll sideways.
+    equation wider than the column scrolls inside its own box, which shows that it scrolls
+    (the ``rnndoc-scrolls`` cue), and the page does not scroll sideways. At both widths,
+    every table fits the width it is given (on a phone, wide ones are stacked), or scrolls
+    in its own box with the cue.
     """
     problems = []
     for eq in measured["equations"]:
@@ -99,8 +116,16 @@ def fit_problems(measured: dict, width_name: str) -> list[str]:
             problems.append(f"cut off at {measured['column']} px column: {sizes}: {eq['where']}: {eq['tex']}")
         elif width_name == "phone" and too_wide and not eq["own_scroll"]:
             problems.append(f"too wide, does not scroll in its own box: {sizes}: {eq['where']}: {eq['tex']}")
+        elif width_name == "phone" and eq["scroll"] > eq["client"] + 1 and not eq["cue"]:
+            problems.append(f"scrolls with no visible cue: {sizes}: {eq['where']}: {eq['tex']}")
         elif width_name == "phone" and eq["right"] > measured["window"] + 1:
             problems.append(f"reaches past the window ({eq['right']} px): {eq['where']}: {eq['tex']}")
+    for table in measured.get("tables", []):
+        if table["width"] > table["room"] + 1:
+            problems.append(f"table wider than its room ({table['width']} > {table['room']} px): "
+                            f"{table['where']}: {table['head']}")  # fmt: skip
+        elif table.get("scrolls") and not table.get("cue"):
+            problems.append(f"table scrolls with no visible cue: {table['where']}: {table['head']}")
     if width_name == "phone" and measured["page_overflow"] > 1:
         problems.append(f"the page scrolls sideways by {measured['page_overflow']} px")
     return problems
@@ -171,9 +196,9 @@ def test_equations_fit(browser, book_url, page_path, width_name):
 def test_fit_problems_names_each_case():
     """The rules themselves, on made-up measurements: each kind of misfit is reported."""
 
-    def eq(natural, client, scroll, own_scroll=True, right=300):
+    def eq(natural, client, scroll, own_scroll=True, right=300, cue=True):
         return {"tex": "x", "where": "#e", "natural": natural, "client": client, "scroll": scroll,
-                "own_scroll": own_scroll, "right": right}  # fmt: skip
+                "own_scroll": own_scroll, "right": right, "cue": cue}  # fmt: skip
 
     def page(*equations, overflow=0, window=1280):
         return {"column": 600, "window": window, "equations": list(equations), "page_overflow": overflow}
@@ -183,27 +208,78 @@ def test_fit_problems_names_each_case():
     assert "cut off" in fit_problems(page(eq(590, 560, 590)), "desktop")[0]  # its box scrolls
     phone = page(eq(650, 340, 650, own_scroll=True), window=390)
     assert fit_problems({**phone, "column": 340}, "phone") == []  # scrolls in its own box: fine
+    hidden = page(eq(650, 340, 650, cue=False), window=390)
+    assert "no visible cue" in fit_problems({**hidden, "column": 340}, "phone")[0]
+    wide_table = {**page(), "tables": [{"where": "t", "head": "topic", "width": 700, "room": 600}]}
+    assert "table wider than its room" in fit_problems(wide_table, "desktop")[0]
+    bare = {"where": "t", "head": "topic", "width": 600, "room": 600, "scrolls": True, "cue": False}
+    assert "table scrolls with no visible cue" in fit_problems({**page(), "tables": [bare]}, "desktop")[0]
+    assert fit_problems({**page(), "tables": [{**bare, "cue": True}]}, "desktop") == []
     stuck = page(eq(650, 340, 650, own_scroll=False, right=700), window=390, overflow=310)
     problems = fit_problems({**stuck, "column": 340}, "phone")
     assert "does not scroll in its own box" in problems[0]
     assert "the page scrolls sideways by 310 px" in problems[-1]
 
 
-@pytest.mark.parametrize(("overflow", "width_name", "misfits"),
-                         [("auto", "phone", 0), ("visible", "phone", 2), ("auto", "desktop", 1)])  # fmt: skip
-def test_measure_sees_a_wide_equation(browser, overflow, width_name, misfits):
+@pytest.mark.parametrize(("overflow", "cue", "width_name", "misfits"),
+                         [("auto", True, "phone", 0), ("auto", False, "phone", 1),
+                          ("visible", True, "phone", 2), ("auto", True, "desktop", 1)])  # fmt: skip
+def test_measure_sees_a_wide_equation(browser, overflow, cue, width_name, misfits):
     """MEASURE in a real browser, on a made-up page with one 900 px equation."""
     context = browser.new_context(viewport={"width": WIDTHS[width_name], "height": 600})
     page = context.new_page()
     page.set_content(
         '<meta name="viewport" content="width=device-width">'
         '<article class="bd-article" style="max-width: 600px; padding: 0 10px">'
-        f'<mjx-container display="true" style="display: block; overflow-x: {overflow}">'
+        f'<mjx-container display="true" class="{"rnndoc-scrolls" if cue else ""}"'
+        f' style="display: block; overflow-x: {overflow}">'
         '<mjx-math style="display: inline-block; width: 900px">x</mjx-math></mjx-container></article>'
+        '<script>document.documentElement.dataset.rnndocFitted = "1";</script>'
     )
     problems = fit_problems(page.evaluate(MEASURE), width_name)
     context.close()
     assert len(problems) == misfits, problems
+
+
+def test_page_helpers_stack_a_wide_table_and_mark_a_scrolling_equation(browser):
+    """docs/_static/rnndoc.js and rnndoc.css on a made-up phone page: the wide table is
+    stacked (each cell labelled with its column) and fits; an equation a little too wide is set
+    smaller and fits; the far too wide one scrolls in its box, which is marked and fades at
+    its clipped edge."""
+    static = Path(__file__).resolve().parents[1] / "docs" / "_static"
+    context = browser.new_context(viewport={"width": WIDTHS["phone"], "height": 800}, is_mobile=True)
+    page = context.new_page()
+    cells = "".join(f"<td><code>weight_hh_l{i}_reverse_and_more</code></td>" for i in range(4))
+    page.set_content(
+        '<meta name="viewport" content="width=device-width">'
+        '<article class="bd-article" style="padding: 0 10px"><div class="math">'
+        '<mjx-container display="true" style="display: block; overflow: auto hidden">'
+        '<mjx-math style="display: inline-block; width: 900px">x</mjx-math></mjx-container></div>'
+        '<div class="math"><mjx-container display="true" style="display: block; overflow: auto hidden">'
+        '<mjx-math style="display: inline-block; width: 30em">y</mjx-math></mjx-container></div>'
+        "<table><thead><tr><th>a</th><th>b</th><th>c</th><th>d</th></tr></thead>"
+        f"<tbody><tr>{cells}</tr></tbody></table></article>"
+    )
+    page.add_style_tag(path=str(static / "rnndoc.css"))
+    page.add_script_tag(path=str(static / "rnndoc.js"))
+    measured = page.evaluate(MEASURE)
+    marks = page.evaluate("""() => ({
+      table: document.querySelector('table').className,
+      label: document.querySelector('td').dataset.label,
+      box: document.querySelector('mjx-container').className,
+      near: document.querySelectorAll('mjx-container')[1].className,
+      near_size: document.querySelectorAll('mjx-container')[1].style.fontSize,
+      mask: getComputedStyle(document.querySelector('mjx-container')).maskImage
+        || getComputedStyle(document.querySelector('mjx-container')).webkitMaskImage,
+    })""")
+    context.close()
+    assert marks["table"] == "rnndoc-stacked", marks
+    assert marks["label"] == "a", marks
+    assert set(marks["box"].split()) >= {"rnndoc-scrolls", "rnndoc-scrolls-at-start"}, marks
+    assert "linear-gradient" in marks["mask"], marks
+    assert marks["near"] == "", marks  # fits once smaller: no cue needed
+    assert 85 <= float(marks["near_size"].rstrip("%")) < 100, marks
+    assert fit_problems(measured, "phone") == [], measured
 
 
 @pytest.mark.parametrize("served_under", ["root", "sub-path"])
@@ -249,6 +325,7 @@ def test_summary(capsys):
         print(
             f"\nbrowser check: {TOTALS['pages']} pages, {TOTALS['equations']} typeset equations, under {HTML}"
             f"\ndisplay equations that fit: {FIT['desktop']} at {WIDTHS['desktop']} px (none cut off), "
-            f"{FIT['phone']} at {WIDTHS['phone']} px (wide ones scroll in their own box)"
+            f"{FIT['phone']} at {WIDTHS['phone']} px (a little too wide: set smaller; wider: scroll"
+            " in their own box, edges faded)"
         )
     assert TOTALS["pages"] == len(PAGES)

@@ -361,6 +361,10 @@ def setup(app):
 
 # --- HTML -------------------------------------------------------------------------
 html_theme = "sphinx_book_theme"
+# docs/_static: wide tables stacked and scrolling equations marked on narrow screens
+html_static_path = ["_static"]
+html_css_files = ["rnndoc.css"]
+html_js_files = ["rnndoc.js"]
 html_title = "rnndoc: recurrent networks, derived and proven"
 
 

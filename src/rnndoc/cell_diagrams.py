@@ -50,11 +50,14 @@ def _cell_figure(width: float) -> tuple[matplotlib.figure.Figure, Axes]:
 
 
 def draw_lstm_cell() -> matplotlib.figure.Figure:
-    r"""Draw the data flow of one LSTM step (PyTorch's gate order i, f, g, o).
+    r"""Draw the data flow of one LSTM step, gates left to right in PyTorch's order i, f, g, o.
 
     The cell state runs along the top: :math:`c_t = f_t \odot c_{t-1} + i_t \odot g_t`;
     the hidden state leaves on the right: :math:`h_t = o_t \odot \tanh(c_t)`. Every gate reads
-    :math:`x_t` and :math:`h_{t-1}`.
+    :math:`[x_t;\ h_{t-1}]`, the two vectors stacked into one (so that a gate's block row
+    :math:`[W_{ix}\ W_{hx}]` times it is :math:`W_{ix} x_t + W_{hx} h_{t-1}`). In this order
+    the wire from i to its product with g must pass the wire from f to the cell state: it
+    hops over it (the two are not connected).
 
     Returns
     -------
@@ -63,35 +66,40 @@ def draw_lstm_cell() -> matplotlib.figure.Figure:
     Examples
     --------
     >>> from rnndoc.cell_diagrams import draw_lstm_cell
-    >>> texts = [t.get_text() for t in draw_lstm_cell().axes[0].texts]
-    >>> [g for g in (r"$\sigma$ (f)", r"$\sigma$ (i)", r"tanh (g)", r"$\sigma$ (o)") if g in texts] == [
-    ...     r"$\sigma$ (f)", r"$\sigma$ (i)", r"tanh (g)", r"$\sigma$ (o)"]
-    True
+    >>> ax = draw_lstm_cell().axes[0]
+    >>> gates = [t for t in ax.texts if t.get_text().endswith(")")]
+    >>> [t.get_text()[-2] for t in sorted(gates, key=lambda t: t.get_position()[0])]
+    ['i', 'f', 'g', 'o']
     """
+    from matplotlib.patches import Arc  # noqa: PLC0415 (only this diagram hops a wire)
+
     fig, ax = _cell_figure(7.5)
     ax.set_xlim(-0.6, 8.2)
     ax.set_ylim(-0.9, 3.3)
-    gates = {"f": (1.5, 0.9), "i": (2.7, 0.9), "g": (3.9, 0.9), "o": (5.3, 0.9)}
-    colors = {"f": "#fde2c4", "i": "#fde2c4", "g": "#cfe3f6", "o": "#fde2c4"}
+    gates = {"i": (1.2, 0.9), "f": (2.4, 0.9), "g": (3.9, 0.9), "o": (5.3, 0.9)}
+    colors = {"i": "#fde2c4", "f": "#fde2c4", "g": "#cfe3f6", "o": "#fde2c4"}
     for name, xy in gates.items():
         _gate(ax, xy, (r"tanh" if name == "g" else r"$\sigma$") + f" ({name})", colors[name])
-    # inputs: x_t and h_(t-1) feed every gate from below
+    # inputs: x_t and h_(t-1), stacked into one vector, feed every gate from below
     ax.text(0.0, -0.65, r"$[x_t;\ h_{t-1}]$", ha="center", fontsize=11)
     ax.plot([0.0, 5.3], [-0.35, -0.35], color="0.25", lw=1.3)
     ax.plot([0.0, 0.0], [-0.45, -0.35], color="0.25", lw=1.3)
     for xy in gates.values():
         _line(ax, [(xy[0], -0.35), (xy[0], xy[1] - 0.25)])
-    # the cell state along the top
-    _op(ax, (1.5, 2.6), r"$\times$")
-    _op(ax, (3.3, 2.6), "+")
-    _op(ax, (3.3, 1.75), r"$\times$")
-    _line(ax, [(-0.4, 2.6), (1.28, 2.6)], r"$c_{t-1}$", offset=(-1.3, 0.12))
-    _line(ax, [(1.5, 1.15), (1.5, 2.38)])
-    _line(ax, [(1.72, 2.6), (3.08, 2.6)])
-    _line(ax, [(2.7, 1.15), (2.7, 1.75), (3.08, 1.75)])
-    _line(ax, [(3.9, 1.15), (3.9, 1.75), (3.52, 1.75)])
-    _line(ax, [(3.3, 1.97), (3.3, 2.38)])
-    _line(ax, [(3.52, 2.6), (7.9, 2.6)], r"$c_t$", offset=(0.0, 0.15))
+    # the cell state along the top: times f, then plus i * g
+    _op(ax, (2.4, 2.6), r"$\times$")
+    _op(ax, (3.15, 2.6), "+")
+    _op(ax, (3.15, 1.75), r"$\times$")
+    _line(ax, [(-0.4, 2.6), (2.18, 2.6)], r"$c_{t-1}$", offset=(-2.2, 0.12))
+    _line(ax, [(2.4, 1.15), (2.4, 2.38)])  # f_t
+    _line(ax, [(2.62, 2.6), (2.93, 2.6)])
+    # i_t to the product with g_t, hopping over the f wire at x = 2.4
+    _line(ax, [(1.2, 1.15), (1.2, 1.75), (2.28, 1.75)], arrow=False)
+    ax.add_patch(Arc((2.4, 1.75), 0.24, 0.24, theta1=0, theta2=180, color="0.25", lw=1.3))
+    _line(ax, [(2.52, 1.75), (2.93, 1.75)])
+    _line(ax, [(3.9, 1.15), (3.9, 1.75), (3.37, 1.75)])  # g_t
+    _line(ax, [(3.15, 1.97), (3.15, 2.38)])
+    _line(ax, [(3.37, 2.6), (7.9, 2.6)], r"$c_t$", offset=(0.0, 0.15))
     # the hidden state
     _gate(ax, (6.3, 1.9), "tanh", "#cfe3f6")
     _op(ax, (6.3, 0.9), r"$\times$")

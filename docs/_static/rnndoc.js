@@ -1,0 +1,98 @@
+// The rnndoc book's page helpers (docs/_static/rnndoc.js; styles in rnndoc.css).
+// 1. On a narrow screen, a table wider than the text column is stacked: one row after the
+//    other, each cell on its own line under its column's name (rnndoc-stacked). A table that
+//    is still too wide, or too wide on a wider screen, scrolls in its own box
+//    (rnndoc-scroll-table).
+// 2. On a phone, a display equation a little too wide for its box is set smaller to fit.
+//    One still wider (or such a table, or a code block) scrolls inside its box, which then
+//    shows that it does: its clipped edges fade out (rnndoc-scrolls, and -at-start/-at-end
+//    when it is scrolled to an end).
+(function () {
+  "use strict";
+  var NARROW = 700; // CSS px: below this width, wide tables are stacked
+
+  function labelCells(table) {
+    var heads = Array.prototype.map.call(table.querySelectorAll("thead th"), function (th) {
+      return th.textContent.trim();
+    });
+    table.querySelectorAll("tbody tr").forEach(function (row) {
+      Array.prototype.forEach.call(row.children, function (cell, index) {
+        if (heads[index]) { cell.setAttribute("data-label", heads[index]); }
+        cell.classList.toggle("rnndoc-empty", cell.textContent.trim() === "");
+      });
+    });
+  }
+
+  function tooWide(table) { // wider than its room, or its content wider than itself
+    return table.getBoundingClientRect().width > table.parentElement.clientWidth + 1
+      || table.scrollWidth > table.clientWidth + 1;
+  }
+
+  function fitTables() {
+    // the layout viewport: a phone zooms out over wide content, which widens innerWidth
+    var viewport = document.documentElement.clientWidth;
+    document.querySelectorAll("article.bd-article table").forEach(function (table) {
+      table.classList.remove("rnndoc-stacked", "rnndoc-scroll-table");
+      if (!tooWide(table)) { return; }
+      if (viewport < NARROW) {
+        labelCells(table);
+        table.classList.add("rnndoc-stacked");
+      }
+      if (tooWide(table)) { table.classList.add("rnndoc-scroll-table"); } // scrolls, with the cue
+    });
+  }
+
+  function markOne(box) {
+    var scrolls = box.scrollWidth > box.clientWidth + 1;
+    box.classList.toggle("rnndoc-scrolls", scrolls);
+    box.classList.toggle("rnndoc-scrolls-at-start", scrolls && box.scrollLeft <= 1);
+    box.classList.toggle("rnndoc-scrolls-at-end",
+      scrolls && box.scrollLeft + box.clientWidth >= box.scrollWidth - 1);
+  }
+
+  var MIN_SCALE = 0.85; // on a phone, an equation up to 15 % too wide is set smaller to fit
+
+  function shrinkToFit(box) {
+    if (box.dataset.rnndocSize === undefined) { box.dataset.rnndocSize = box.style.fontSize; }
+    box.style.fontSize = box.dataset.rnndocSize; // MathJax's own size, then measure
+    if (document.documentElement.clientWidth >= NARROW || box.scrollWidth <= box.clientWidth + 1) {
+      return;
+    }
+    var ratio = box.clientWidth / box.scrollWidth;
+    if (ratio >= MIN_SCALE) {
+      var size = parseFloat(box.dataset.rnndocSize) || 100; // MathJax sizes in %
+      box.style.fontSize = (size * ratio * 0.98).toFixed(1) + "%";
+    }
+  }
+
+  function markScrollers() {
+    document.querySelectorAll('article.bd-article mjx-container[display="true"]').forEach(shrinkToFit);
+    var boxes = 'article.bd-article mjx-container[display="true"], table.rnndoc-scroll-table,'
+      + " article.bd-article div.highlight pre";
+    document.querySelectorAll(boxes).forEach(function (box) {
+      markOne(box);
+      if (!box.dataset.rnndocWatched) {
+        box.dataset.rnndocWatched = "1";
+        box.addEventListener("scroll", function () { markOne(box); }, { passive: true });
+      }
+    });
+  }
+
+  function update() {
+    fitTables();
+    markScrollers();
+    document.documentElement.dataset.rnndocFitted = "1"; // the browser check waits for it
+  }
+
+  function start() {
+    var typeset = window.MathJax && MathJax.startup && MathJax.startup.promise;
+    (typeset || Promise.resolve()).then(update);
+    var timer = null;
+    window.addEventListener("resize", function () {
+      clearTimeout(timer);
+      timer = setTimeout(update, 150);
+    });
+  }
+
+  if (document.readyState === "complete") { start(); } else { window.addEventListener("load", start); }
+})();
