@@ -89,8 +89,14 @@ MEASURE = """async () => {
     scrolls: table.scrollWidth > table.clientWidth + 1,
     cue: table.classList.contains('rnndoc-scrolls'),
   }));
+  const code = Array.from(column.querySelectorAll('div.cell_input div.highlight pre')).map(pre => ({
+    where: (pre.closest('section[id]') || {id: ''}).id,
+    line: pre.textContent.split('\\n').reduce((a, b) => (b.length > a.length ? b : a), '').slice(0, 60),
+    scroll: pre.scrollWidth, client: pre.clientWidth,
+    cue: pre.classList.contains('rnndoc-scrolls'),
+  }));
   return {
-    column: Math.floor(width), window: window.innerWidth, equations: equations, tables: tables,
+    column: Math.floor(width), window: window.innerWidth, equations: equations, tables: tables, code: code,
     page_overflow: document.scrollingElement.scrollWidth - window.innerWidth,
   };
 }"""
@@ -106,7 +112,8 @@ def fit_problems(measured: dict, width_name: str) -> list[str]:
     equation wider than the column scrolls inside its own box, which shows that it scrolls
     (the ``rnndoc-scrolls`` cue), and the page does not scroll sideways. At both widths,
     every table fits the width it is given (on a phone, wide ones are stacked), or scrolls
-    in its own box with the cue.
+    in its own box with the cue. A code cell's lines fit on a desktop; on a phone a wider one
+    scrolls with the cue.
     """
     problems = []
     for eq in measured["equations"]:
@@ -126,6 +133,15 @@ def fit_problems(measured: dict, width_name: str) -> list[str]:
                             f"{table['where']}: {table['head']}")  # fmt: skip
         elif table.get("scrolls") and not table.get("cue"):
             problems.append(f"table scrolls with no visible cue: {table['where']}: {table['head']}")
+    for cell in measured.get("code", []):  # a chapter's code: whole lines on a desktop
+        if cell["scroll"] <= cell["client"] + 1:
+            continue
+        if width_name == "desktop":
+            problems.append(
+                f"code cut off ({cell['scroll']} > {cell['client']} px): {cell['where']}: {cell['line']}"
+            )
+        elif not cell["cue"]:
+            problems.append(f"code scrolls with no visible cue: {cell['where']}: {cell['line']}")
     if width_name == "phone" and measured["page_overflow"] > 1:
         problems.append(f"the page scrolls sideways by {measured['page_overflow']} px")
     return problems
@@ -215,6 +231,13 @@ def test_fit_problems_names_each_case():
     bare = {"where": "t", "head": "topic", "width": 600, "room": 600, "scrolls": True, "cue": False}
     assert "table scrolls with no visible cue" in fit_problems({**page(), "tables": [bare]}, "desktop")[0]
     assert fit_problems({**page(), "tables": [{**bare, "cue": True}]}, "desktop") == []
+    code = {"where": "c", "line": "x = 1", "scroll": 760, "client": 684, "cue": True}
+    assert "code cut off (760 > 684 px)" in fit_problems({**page(), "code": [code]}, "desktop")[0]
+    assert fit_problems({**page(window=390), "code": [code]}, "phone") == []  # scrolls, with the cue
+    assert (
+        "code scrolls with no visible cue"
+        in fit_problems({**page(), "code": [{**code, "cue": False}]}, "phone")[0]
+    )
     stuck = page(eq(650, 340, 650, own_scroll=False, right=700), window=390, overflow=310)
     problems = fit_problems({**stuck, "column": 340}, "phone")
     assert "does not scroll in its own box" in problems[0]
