@@ -51,8 +51,8 @@ def adding_batch(
 ) -> tuple[torch.Tensor, torch.Tensor]:
     r"""Draw a batch of the adding problem.
 
-    .. math:: y = \sum_{t=1}^{L} u_t\, m_t, \qquad u_t \sim U[0, 1),\quad m_t \in \{0, 1\},\quad
-              \textstyle\sum_t m_t = 2
+    .. math:: y = \sum_{t=1}^{T} u_t\, \mu_t, \qquad u_t \sim U[0, 1),\quad \mu_t \in \{0, 1\},\quad
+              \textstyle\sum_t \mu_t = 2
 
     Parameters
     ----------
@@ -70,7 +70,7 @@ def adding_batch(
     Returns
     -------
     inputs : Tensor, shape (N, L, 2)
-        Feature 0 is :math:`u_t`, feature 1 the marker :math:`m_t` (``batch_first`` layout).
+        Feature 0 is :math:`u_t`, feature 1 the marker :math:`\mu_t` (``batch_first`` layout).
     targets : Tensor, shape (N,)
 
     Raises

@@ -42,9 +42,9 @@ _MODES: dict[str, type[nn.RNN | nn.LSTM | nn.GRU]] = {"RNN_TANH": nn.RNN, "LSTM"
 class AddingModel(nn.Module):
     r"""One recurrent layer and a linear read-out of its last hidden state: :eq:`eq-adding`.
 
-    .. math:: \hat y = W_{hy} h_L + b_y, \qquad h_L \in \mathbb{R}^{H},\ W_{hy} \in \mathbb{R}^{1 \times H}
+    .. math:: \hat y = W_{hy} h_T + b_y, \qquad h_T \in \mathbb{R}^{H},\ W_{hy} \in \mathbb{R}^{1 \times H}
 
-    trained towards the target :math:`y = \sum_{t=1}^{L} u_t m_t` that
+    trained towards the target :math:`y = \sum_{t=1}^{T} u_t \mu_t` that
     :func:`~rnndoc.adding.adding_batch` draws.
 
     Parameters
@@ -95,7 +95,7 @@ class AddingModel(nn.Module):
     def forward(self, inputs: torch.Tensor) -> torch.Tensor:
         """Map inputs (N, L, 2) to answers (N,)."""
         output, _ = self.rnn(inputs)  # (N, L, H)
-        return self.readout(output[:, -1]).squeeze(-1)  # (N,): y_hat = W_hy h_L + b_y
+        return self.readout(output[:, -1]).squeeze(-1)  # (N,): y_hat = W_hy h_T + b_y
 
 
 @dataclass(frozen=True)

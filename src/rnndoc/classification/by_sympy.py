@@ -17,7 +17,7 @@ def symbolic_gradients(
     r"""The gradients by sympy: direct differentiation of the unrolled loss, then 50-digit evaluation.
 
     The three weight matrices are symbols; inputs, ``h_0`` and ``linear.bias`` are the hand-set
-    rationals. ``sympy.diff`` of :math:`\mathcal{L} = -\log \operatorname{softmax}(W_{hy} h_3 + b_y)_y`.
+    rationals. ``sympy.diff`` of :math:`\mathcal{L} = -\log \operatorname{softmax}(W_{hy} h_3 + b_y)_\kappa`.
 
     Parameters
     ----------
@@ -61,7 +61,7 @@ def symbolic_gradients(
         a = symbols["weight_hh_l0"] * h + symbols["weight_ih_l0"] * values["inputs"].row(t).T  # (H, 1)
         h = a.applyfunc(sympy.tanh)
     scores = symbols["linear.weight"] * h + values["linear.bias"]  # v = W_hy h_T + b_y, (C, 1)
-    loss = sympy.log(sum(sympy.exp(s) for s in scores)) - scores[target]  # L = -log softmax(v)_y
+    loss = sympy.log(sum(sympy.exp(s) for s in scores)) - scores[target]  # L = -log softmax(v)_kappa
     at = {s: values[name][k] for name in symbols for k, s in enumerate(symbols[name])}
     out = {
         name: evaluate(m.applyfunc(lambda theta: sympy.diff(loss, theta)), digits, subs=at)

@@ -24,7 +24,7 @@ def loss_and_gradients(
 ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
     r"""Cross-entropy loss of the last step's class scores, and its gradients by autograd.
 
-    .. math:: v = W_{hy} h_T + b_y,\quad \mathcal{L} = -\log \operatorname{softmax}(v)_y
+    .. math:: v = W_{hy} h_T + b_y,\quad \mathcal{L} = -\log \operatorname{softmax}(v)_\kappa
 
     Parameters
     ----------
@@ -78,11 +78,11 @@ def path_contributions(values: Mapping[str, torch.Tensor], target: int = TARGET)
 
         \frac{\partial \mathcal{L}}{\partial W_{hh}} = \sum_{t=1}^{T} \delta_t h_{t-1}^\top,
         \qquad
-        \delta_T = W_{hy}^\top (p - e_y) \odot (1 - h_T^2),\qquad
+        \delta_T = W_{hy}^\top (p - e_\kappa) \odot (1 - h_T^2),\qquad
         \delta_t = W_{hh}^\top \delta_{t+1} \odot (1 - h_t^2)
 
     with :math:`\delta_t = \partial \mathcal{L} / \partial a_t`, :math:`W_{hy}` the head's
-    ``linear.weight``, :math:`p - e_y = \partial \mathcal{L} / \partial v` (the probabilities
+    ``linear.weight``, :math:`p - e_\kappa = \partial \mathcal{L} / \partial v` (the probabilities
     minus the one-hot target) and no loss term before step T. For the book's T = 3 the sum is
     the three paths of :eq:`eq-three-paths`:
 
@@ -116,7 +116,7 @@ def path_contributions(values: Mapping[str, torch.Tensor], target: int = TARGET)
     -----
     The book's :eq:`eq-three-paths` (chapter "Many-to-one classification, derived"); the δ
     recursion of BPTT (Werbos 1990) with the softmax cross-entropy's gradient
-    :math:`p - e_y` at the last step.
+    :math:`p - e_\kappa` at the last step.
 
     Examples
     --------
@@ -128,10 +128,10 @@ def path_contributions(values: Mapping[str, torch.Tensor], target: int = TARGET)
     target = check_target(target, v)
     hidden = _hidden_states(v)  # h_0 ... h_T, each (H,)
     p = torch.softmax(v["linear.weight"] @ hidden[-1] + v["linear.bias"], dim=0)  # (C,)
-    e_y = torch.nn.functional.one_hot(torch.tensor(target), p.shape[0]).to(p.dtype)  # (C,)
-    delta = (v["linear.weight"].T @ (p - e_y)) * (
+    e_kappa = torch.nn.functional.one_hot(torch.tensor(target), p.shape[0]).to(p.dtype)  # (C,)
+    delta = (v["linear.weight"].T @ (p - e_kappa)) * (
         1 - hidden[-1] ** 2
-    )  # delta_T = W_hy^T (p - e_y) * (1 - h_T^2), (H,)
+    )  # delta_T = W_hy^T (p - e_kappa) * (1 - h_T^2), (H,)
     parts = []
     for t in range(len(hidden) - 1, 0, -1):  # t = T ... 1
         parts.append(torch.outer(delta, hidden[t - 1]))  # (H, H): delta_t h_(t-1)^T
