@@ -10,7 +10,7 @@ counted the same way for both: unique storages, excluding the parameters, the in
 (x, h_0, c_0) and the output (output, h_n, c_n); torch's through
 ``torch.autograd.graph.saved_tensors_hooks``, rnndoc's in the tape its forward sweep fills.
 Kernels: the matrix-product kernels each side called in one untimed call, counted by op
-(oneDNN's fused RNN layer, oneDNN's packed GEMM, ATen's mm), so that the output says which
+(oneDNN's fused RNN layer, oneDNN's GEMM, ATen's mm), so that the output says which
 kernels ran rather than which were expected.
 Run with ``nox -s bench``; arguments: --threads N, --rounds R.
 """
@@ -99,7 +99,7 @@ def rnndoc_saved_bytes(module, x, hx) -> int:
 KERNELS = {
     "mkldnn_rnn_layer": "oneDNN RNN layer",
     "mkldnn_rnn_layer_backward": "oneDNN RNN layer backward",
-    "_linear_pointwise": "oneDNN packed GEMM",
+    "_linear_pointwise": "oneDNN GEMM",
     "mm": "ATen mm",
     "addmm": "ATen mm",
     "bmm": "ATen mm",
@@ -119,7 +119,7 @@ class _CountOps(TorchDispatchMode):
 
 
 def kernels(call) -> str:
-    """The matrix-product kernels ``call()`` ran, with counts: ``"oneDNN packed GEMM x259, ATen mm x2"``."""
+    """The matrix-product kernels ``call()`` ran, with counts: ``"oneDNN GEMM x259, ATen mm x2"``."""
     with _CountOps() as mode:
         call()
     found: collections.Counter[str] = collections.Counter()

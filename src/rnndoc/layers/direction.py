@@ -65,14 +65,14 @@ def run_direction(x, h, c, w: dict, mode: str, reverse: bool, mask, tape: list |
 
 
 def run_direction_backward(d_out, dh, dc, w: dict, record: dict, mode: str, reverse: bool, mask):
-    """BPTT through one layer and direction, against its reading order.
+    r"""BPTT through one layer and direction, against its reading order.
 
     d_out (L, N, H_out): the gradient at its outputs; dh (N, H_out), dc (N, H) or None: at its
     final state; ``record``: what :func:`run_direction` put on the tape. Returns ``delta``
     (L, N, G*H), the gradient at each step's ``x_part``; ``delta_hh`` (L, N, G*H), at
-    :math:`h W_{hh}^\\top + b_{hh}` (``delta`` itself but for the GRU's n block, scaled by r);
+    :math:`h W_{hh}^\top + b_{hh}` (``delta`` itself but for the GRU's n block, scaled by r);
     ``dh_steps`` (L, N, H_out), at each h' (with a projection only, else None); and
-    :math:`\\partial L/\\partial h_0` (N, H_out), :math:`\\partial L/\\partial c_0` (N, H) or None.
+    :math:`\partial L/\partial h_0` (N, H_out), :math:`\partial L/\partial c_0` (N, H) or None.
     """
     length, batch = d_out.shape[:2]
     saved, hidden = record["saved"], w["weight_hh"].shape[0] // {"LSTM": 4, "GRU": 3}.get(mode, 1)
@@ -99,11 +99,11 @@ def run_direction_backward(d_out, dh, dc, w: dict, record: dict, mode: str, reve
         else:  # past a sequence's end the state was only carried: its gradient is carried back
             torch.mul(delta_t, mask[t], out=delta[t])  # (N, G*H)
             dh_t = dh_t * mask[t]  # (N, H_out)
-            delta_hh_n = delta_hh_n * mask[t] if mode == "GRU" else None  # (N, H)
             dh = torch.where(mask[t], dh_prev, dh)  # (N, H_out)
             dc = torch.where(mask[t], dc_prev, dc) if mode == "LSTM" else dc  # (N, H)
         if mode == "GRU":  # the r and z blocks as delta's; the n block reaches W_hn and b_hn through r
-            delta_hh[t, :, : 2 * hidden], delta_hh[t, :, 2 * hidden :] = delta[t, :, : 2 * hidden], delta_hh_n
+            delta_hh[t, :, : 2 * hidden] = delta[t, :, : 2 * hidden]  # (N, 2H)
+            delta_hh[t, :, 2 * hidden :] = delta_hh_n if mask is None else delta_hh_n * mask[t]  # (N, H)
         if dh_steps is not None:
             dh_steps[t] = dh_t  # (N, H_out)
     return delta, delta_hh, dh_steps, dh, dc

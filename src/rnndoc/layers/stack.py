@@ -18,7 +18,7 @@ import torch
 
 from .._validate import check_lengths
 from .direction import run_direction, run_direction_backward
-from .products import matmul, onednn_applies, pack
+from .products import matmul, onednn_applies, pack, transposed_products
 from .stack_arguments import check_stack_arguments, check_tape, check_weights
 
 __all__ = ["run_layers", "run_layers_backward"]
@@ -127,20 +127,25 @@ def _gradients(delta, delta_hh, dh_steps, w: dict, record: dict):
     :math:`\partial L/\partial W_{hr} = \sum_t (\partial L/\partial h'_t)^\top m_t`; and
     :math:`\partial L/\partial x_t = \delta_t W_{ih}`.
     """
-    x, h_prev = record["x"], torch.stack(record["h_prev"])  # (L, N, F), (L, N, H_out)
-    rows = delta.shape[0] * delta.shape[1]  # L*N
+    x = record["x"].flatten(0, 1)  # (L*N, F)
+    h_prev = torch.stack(record["h_prev"]).flatten(0, 1)  # (L*N, H_out): the state each step started from
     flat, flat_hh = delta.flatten(0, 1), delta_hh.flatten(0, 1)  # (L*N, G*H)
-    grads = {
-        "weight_ih": flat.T @ x.flatten(0, 1),  # (G*H, F): sum_t delta_t^T x_t
-        "weight_hh": flat_hh.T @ h_prev.flatten(0, 1),  # (G*H, H_out): sum_t delta_hh_t^T h_(t-1)
-    }
+    fast = onednn_applies(delta, *w.values())
+    if delta_hh is delta:  # one product each, delta^T laid out once for both
+        d_w_ih, d_w_hh = transposed_products(flat, [x, h_prev], fast)  # (G*H, F), (G*H, H_out)
+    else:  # the GRU: delta_hh's n block is delta's scaled by r
+        (d_w_ih,), (d_w_hh,) = (
+            transposed_products(flat, [x], fast),
+            transposed_products(flat_hh, [h_prev], fast),
+        )
+    grads = {"weight_ih": d_w_ih, "weight_hh": d_w_hh}
     if w["bias_ih"] is not None:
         grads["bias_ih"] = delta.sum((0, 1))  # (G*H,)
         grads["bias_hh"] = grads["bias_ih"].clone() if delta_hh is delta else delta_hh.sum((0, 1))  # (G*H,)
     if w["weight_hr"] is not None:  # h' = m W_hr^T with m = o * tanh(c')
         m = torch.stack([o * tanh_c for _, _, _, o, _, tanh_c in record["saved"]])  # (L, N, H)
-        grads["weight_hr"] = dh_steps.flatten(0, 1).T @ m.flatten(0, 1)  # (P, H)
-    d_x = matmul(flat, pack(w["weight_ih"], rows, onednn_applies(delta, *w.values())))  # (L*N, F): delta W_ih
+        grads["weight_hr"] = transposed_products(dh_steps.flatten(0, 1), [m.flatten(0, 1)], fast)[0]  # (P, H)
+    d_x = matmul(flat, pack(w["weight_ih"], flat.shape[0], fast))  # (L*N, F): delta W_ih
     return d_x.view(*delta.shape[:2], -1), grads  # (L, N, F)
 
 
