@@ -1,11 +1,11 @@
 r"""One layer, one direction: the loop over time, and the loop back for BPTT.
 
-:func:`run_direction` reads a sequence in one direction with the step of its cell kind
+``run_direction`` reads a sequence in one direction with the step of its cell kind
 (:func:`~rnndoc.layers.rnn_step`, :func:`~rnndoc.layers.lstm_step` or
 :func:`~rnndoc.layers.gru_step`); the input projection of the whole sequence is one matrix
 product before the loop, which carries only the recurrent product. With a tape it keeps what
-:func:`run_direction_backward` reads: the input, the state each step starts from, and each
-step's saved tensors. :func:`run_direction_backward` runs the steps' backward functions
+``run_direction_backward`` reads: the input, the state each step starts from, and each
+step's saved tensors. ``run_direction_backward`` runs the steps' backward functions
 against that order. With ``mask`` (L, N, 1), a sequence's state stops changing after its last
 step, its outputs there are zero, and its gradient there is only carried back. The weights
 are packed once per loop where oneDNN applies (:mod:`rnndoc.layers.products`). The stack

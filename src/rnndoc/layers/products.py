@@ -1,16 +1,16 @@
 r"""The matrix products by the layers' weights: plain ATen, or oneDNN with the weight packed once.
 
 Every product of :mod:`rnndoc.layers` by a weight :math:`W` (out, in) goes through
-:func:`linear` (:math:`x W^\top`, plus an optional term) or :func:`matmul` (:math:`x W`).
+``linear`` (:math:`x W^\top`, plus an optional term) or ``matmul`` (:math:`x W`).
 Given a tensor they are ``torch.addmm`` and ``@``, nothing else. Given a weight from
-:func:`pack` they call oneDNN's matrix product on the weight reordered once into oneDNN's
+``pack`` they call oneDNN's matrix product on the weight reordered once into oneDNN's
 blocked layout, for a whole sweep over time (torch's own float32 LSTM runs oneDNN).
 On the benchmark machine (an AMD EPYC, 2 threads) ATen's float32 ``mm`` goes to MKL's
 sgemm, 2-3 times slower there than oneDNN: per step (32, 256) x (256, 1024), 19.4 ms
 against 6.7 ms per 128 steps (issue 9).
 
-:func:`pack` packs only where the packed product is the same product in the same
-precision and nothing needs its derivative (:func:`onednn_applies`): float32 CPU tensors,
+``pack`` packs only where the packed product is the same product in the same
+precision and nothing needs its derivative (``onednn_applies``): float32 CPU tensors,
 oneDNN built in and enabled (``torch.backends.mkldnn.flags``), full float32 matmul
 precision, no autocast, and autograd recording nothing (the oneDNN operators have no
 derivative: autograd would silently give None). The operators are private

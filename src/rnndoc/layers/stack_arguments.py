@@ -1,6 +1,6 @@
 """The checks of :func:`rnndoc.layers.stack.run_layers` and :func:`~rnndoc.layers.stack.run_layers_backward`.
 
-One weight check for both (:func:`check_weights`): every weight of every layer and direction
+One weight check for both (``check_weights``): every weight of every layer and direction
 against the others and against the state it meets (one ``check_shapes`` call each). Besides:
 ``lengths`` against the batch and the sequence length, and the gradients against the tape the
 forward sweep filled.
