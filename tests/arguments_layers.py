@@ -98,9 +98,9 @@ PARAMS = custom(
 
 #: Keyed like tests/test_arguments.TABLE.
 LAYERS_TABLE: dict[str, dict[str, Spec]] = {
-    "rnndoc.layers.rnn.rnn_cell": _cell(1) | {"nonlinearity": Choice(lambda: "tanh")},
-    "rnndoc.layers.gru.gru_cell": _cell(3) | {"reset_after": Bool(lambda: True)},
-    "rnndoc.layers.lstm.lstm_cell": _cell(4)
+    "rnndoc.layers.cells.rnn_cell": _cell(1) | {"nonlinearity": Choice(lambda: "tanh")},
+    "rnndoc.layers.cells.gru_cell": _cell(3) | {"reset_after": Bool(lambda: True)},
+    "rnndoc.layers.cells.lstm_cell": _cell(4)
     | {
         "hx": custom(
             lambda: (_t(N, H), _t(N, H)),

@@ -1,8 +1,9 @@
-r"""The GRU: one step, its backward, and ``torch.nn.GRUCell``.
+r"""The GRU: one step and its backward; the cell is :func:`rnndoc.layers.gru_cell`.
 
 Gate blocks in PyTorch's order ``r, z, n``. PyTorch's candidate keeps :math:`b_{hn}` inside
 the product with the reset gate, :math:`n = \tanh(x_n + r \odot (h W_{hn}^\top + b_{hn}))`;
-Cho et al. (2014) reset :math:`h` before the product (``gru_cell(reset_after=False)``).
+Cho et al. (2014) reset :math:`h` before the product (``gru_cell(reset_after=False)``). The
+stack passes the weights packed (:mod:`rnndoc.layers.products`), with ``check=False``.
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from __future__ import annotations
 import torch
 
 from .._validate import check_bool, check_tensor
-from .shared import _check_saved, _saved_labels, check_cell_arguments, check_shapes, input_projection
+from .products import Weight, linear, matmul
+from .shared import _check_saved, _saved_labels, check_shapes
 
-__all__ = ["gru_bias_hn", "gru_cell", "gru_step", "gru_step_backward"]
+__all__ = ["gru_bias_hn", "gru_step", "gru_step_backward"]
 
 
 def gru_bias_hn(bias_hh: torch.Tensor | None) -> torch.Tensor | None:
@@ -49,7 +51,7 @@ def gru_bias_hn(bias_hh: torch.Tensor | None) -> torch.Tensor | None:
 def gru_step(
     x_part: torch.Tensor,
     h: torch.Tensor,
-    weight_hh: torch.Tensor,
+    weight_hh: Weight,
     bias_hn: torch.Tensor | None,
     *,
     check: bool = True,
@@ -105,7 +107,7 @@ def gru_step(
             x_part=(x_part, "N,3H"), h=(h, "N,H"), weight_hh=(weight_hh, "3H,H"), bias_hn=(bias_hn, "H")
         )
     hidden_size = h.shape[1]
-    hh = h @ weight_hh.T  # (N, 3H)
+    hh = linear(h, weight_hh)  # (N, 3H): h W_hh^T
     hh_n = hh[:, 2 * hidden_size :] if bias_hn is None else hh[:, 2 * hidden_size :] + bias_hn  # (N, H)
     r, z = torch.sigmoid(x_part[:, : 2 * hidden_size] + hh[:, : 2 * hidden_size]).chunk(2, dim=1)  # (N, H)
     n = torch.tanh(torch.addcmul(x_part[:, 2 * hidden_size :], r, hh_n))  # (N, H): tanh(x_n + r * hh_n)
@@ -114,7 +116,7 @@ def gru_step(
 
 
 def gru_step_backward(
-    dh_next: torch.Tensor, saved: tuple[torch.Tensor, ...], weight_hh: torch.Tensor, *, check: bool = True
+    dh_next: torch.Tensor, saved: tuple[torch.Tensor, ...], weight_hh: Weight, *, check: bool = True
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     r"""Backward of :func:`gru_step`, with the reset gate visible on :math:`b_{hn}`'s path.
 
@@ -185,81 +187,5 @@ def gru_step_backward(
     delta_r = delta_n * hh_n * r * (1 - r)  # (N, H)
     delta_hh_n = r * delta_n  # (N, H): b_hn and W_hn see delta_n through r
     delta = torch.cat([delta_r, delta_z, delta_n], dim=1)  # (N, 3H)
-    dh = torch.addmm(dh_next * z, torch.cat([delta_r, delta_z, delta_hh_n], dim=1), weight_hh)  # (N, H)
+    dh = matmul(torch.cat([delta_r, delta_z, delta_hh_n], dim=1), weight_hh, add=dh_next * z)  # (N, H)
     return delta, delta_hh_n, dh
-
-
-def gru_cell(
-    input: torch.Tensor,
-    hx: torch.Tensor,
-    weight_ih: torch.Tensor,
-    weight_hh: torch.Tensor,
-    bias_ih: torch.Tensor | None = None,
-    bias_hh: torch.Tensor | None = None,
-    reset_after: bool = True,
-) -> torch.Tensor:
-    r"""One step of ``torch.nn.GRUCell``.
-
-    .. math::
-
-        \begin{aligned}
-        r &= \sigma(x W_{ir}^\top + b_{ir} + h W_{hr}^\top + b_{hr}), \\
-        z &= \sigma(x W_{iz}^\top + b_{iz} + h W_{hz}^\top + b_{hz}), \\
-        n &= \tanh(x W_{in}^\top + b_{in} + r \odot (h W_{hn}^\top + b_{hn})), \\
-        h' &= (1 - z) \odot n + z \odot h
-        \end{aligned}
-
-    Note that :math:`b_{hn}` sits inside the product with :math:`r`, as in PyTorch. With
-    ``reset_after=False`` the candidate is the form of Cho et al. (2014), where the reset
-    gate acts on :math:`h` before the product (the name is Keras's):
-
-    .. math:: n = \tanh(x W_{in}^\top + b_{in} + (r \odot h) W_{hn}^\top + b_{hn})
-
-    Parameters
-    ----------
-    input : Tensor, shape (N, H_in) or (H_in,)
-    hx : Tensor, shape (N, H) or (H,)
-    weight_ih : Tensor, shape (3H, H_in)
-        Blocks ``r, z, n``.
-    weight_hh : Tensor, shape (3H, H)
-    bias_ih, bias_hh : Tensor, shape (3H,), optional
-    reset_after : bool, default True
-        True: PyTorch's candidate; False: Cho et al.'s.
-
-    Returns
-    -------
-    Tensor, shape as ``hx``
-
-    Raises
-    ------
-    TypeError
-        If an argument is not a floating tensor, the dtypes differ, or ``reset_after`` is not
-        a bool.
-    ValueError
-        If a shape disagrees (the message names the argument, the expected and the actual
-        shape), or the tensors are on different devices.
-
-    Notes
-    -----
-    PyTorch's ``torch.nn.GRUCell`` documentation; Cho et al. (2014).
-
-    Examples
-    --------
-    >>> import torch
-    >>> from rnndoc.layers import gru_cell
-    >>> gru_cell(torch.ones(2, 3), torch.zeros(2, 4), torch.ones(12, 3), torch.ones(12, 4)).shape
-    torch.Size([2, 4])
-    """
-    if not isinstance(reset_after, bool):
-        raise TypeError(f"reset_after must be a bool, got {type(reset_after).__name__}")
-    x, h, unbatched, hidden_size = check_cell_arguments(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, 3)
-    x_part = input_projection(x, weight_ih, bias_ih, bias_hh, "GRU")  # (N, 3H)
-    if reset_after:
-        h_next, _ = gru_step(x_part, h, weight_hh, gru_bias_hn(bias_hh))  # (N, H)
-    else:  # Cho et al. (2014): n = tanh(x W_in^T + b_in + (r * h) W_hn^T + b_hn)
-        w_rz, w_n = weight_hh[: 2 * hidden_size], weight_hh[2 * hidden_size :]  # (2H, H), (H, H)
-        r, z = torch.sigmoid(torch.addmm(x_part[:, : 2 * hidden_size], h, w_rz.T)).chunk(2, dim=1)  # (N, H)
-        n_part = x_part[:, 2 * hidden_size :] + (r * h) @ w_n.T  # (N, H)
-        n = torch.tanh(n_part if bias_hh is None else n_part + gru_bias_hn(bias_hh))  # (N, H)
-        h_next = torch.addcmul(n, z, h - n)  # (N, H): (1 - z) * n + z * h
-    return h_next.squeeze(0) if unbatched else h_next

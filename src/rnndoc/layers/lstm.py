@@ -1,31 +1,25 @@
-r"""The LSTM (and LSTMP): one step, its backward, and ``torch.nn.LSTMCell``.
+r"""The LSTM (and LSTMP): one step and its backward; the cell is :func:`rnndoc.layers.lstm_cell`.
 
 Gate blocks in PyTorch's order ``i, f, g, o``; the projection :math:`W_{hr}` of
-``nn.LSTM(proj_size=P)`` is applied at every step (Sak et al. 2014).
+``nn.LSTM(proj_size=P)`` is applied at every step (Sak et al. 2014). The stack passes the
+weights packed (:mod:`rnndoc.layers.products`), with ``check=False``.
 """
 
 from __future__ import annotations
 
 import torch
 
-from .._validate import check_bool, check_same_dtype, check_tensor
-from .shared import (
-    _as_batch,
-    _check_saved,
-    _saved_labels,
-    check_cell_arguments,
-    check_devices,
-    check_shapes,
-    input_projection,
-)
+from .._validate import check_bool
+from .products import Weight, linear, matmul
+from .shared import _check_saved, _saved_labels, check_shapes
 
-__all__ = ["lstm_cell", "lstm_step", "lstm_step_backward"]
+__all__ = ["lstm_step", "lstm_step_backward"]
 
 
 _SAVED = ("i", "f", "g", "o", "c", "tanh_c")
 
 
-def _check(**named) -> None:
+def check_lstm_shapes(**named) -> None:
     """Shapes agree (:func:`rnndoc.layers.shared.check_shapes`) and, without a projection, H_out = H."""
     sizes = check_shapes(**named)
     if named["weight_hr"][0] is None and sizes["H_out"] != sizes["H"]:
@@ -36,8 +30,8 @@ def lstm_step(
     x_part: torch.Tensor,
     h: torch.Tensor,
     c: torch.Tensor,
-    weight_hh: torch.Tensor,
-    weight_hr: torch.Tensor | None,
+    weight_hh: Weight,
+    weight_hr: Weight | None,
     *,
     check: bool = True,
 ) -> tuple[torch.Tensor, torch.Tensor, tuple[torch.Tensor, ...]]:
@@ -90,17 +84,17 @@ def lstm_step(
     tensor([[0.5000, 0.5000]])
     """
     if check_bool("check", check):
-        _check(x_part=(x_part, "N,4H"), h=(h, "N,H_out"), c=(c, "N,H"), weight_hh=(weight_hh, "4H,H_out"),
+        check_lstm_shapes(x_part=(x_part, "N,4H"), h=(h, "N,H_out"), c=(c, "N,H"), weight_hh=(weight_hh, "4H,H_out"),
                weight_hr=(weight_hr, "H_out,H"))  # fmt: skip
     hidden_size = c.shape[1]
-    gates = torch.addmm(x_part, h, weight_hh.T)  # (N, 4H)
+    gates = linear(h, weight_hh, add=x_part)  # (N, 4H): x_part + h W_hh^T
     i, f, _, o = torch.sigmoid(gates).chunk(4, dim=1)  # each (N, H); the g block is unused
     g = torch.tanh(gates[:, 2 * hidden_size : 3 * hidden_size])  # (N, H)
     c_next = torch.addcmul(f * c, i, g)  # (N, H): c' = f * c + i * g
     tanh_c = torch.tanh(c_next)  # (N, H)
     h_next = o * tanh_c  # (N, H): h' = o * tanh(c')
     if weight_hr is not None:
-        h_next = h_next @ weight_hr.T  # (N, P): the projection, applied at every step
+        h_next = linear(h_next, weight_hr)  # (N, P): the projection, applied at every step
     return h_next, c_next, (i, f, g, o, c, tanh_c)
 
 
@@ -108,8 +102,8 @@ def lstm_step_backward(
     dh_next: torch.Tensor,
     dc_next: torch.Tensor,
     saved: tuple[torch.Tensor, ...],
-    weight_hh: torch.Tensor,
-    weight_hr: torch.Tensor | None,
+    weight_hh: Weight,
+    weight_hr: Weight | None,
     *,
     check: bool = True,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -177,97 +171,13 @@ def lstm_step_backward(
     """
     if check_bool("check", check):
         _check_saved(saved, _SAVED, "lstm_step")
-        _check(dh_next=(dh_next, "N,H_out"), dc_next=(dc_next, "N,H"), weight_hh=(weight_hh, "4H,H_out"),
+        check_lstm_shapes(dh_next=(dh_next, "N,H_out"), dc_next=(dc_next, "N,H"), weight_hh=(weight_hh, "4H,H_out"),
                weight_hr=(weight_hr, "H_out,H"), **_saved_labels(saved, _SAVED))  # fmt: skip
     i, f, g, o, c, tanh_c = saved
-    dm = dh_next if weight_hr is None else dh_next @ weight_hr  # (N, H)
+    dm = dh_next if weight_hr is None else matmul(dh_next, weight_hr)  # (N, H): dh' W_hr
     dc = dc_next + dm * o * (1 - tanh_c * tanh_c)  # (N, H)
     di, df, dg, do = dc * g, dc * c, dc * i, dm * tanh_c  # each (N, H)
     delta_a = torch.cat(
         [di * i * (1 - i), df * f * (1 - f), dg * (1 - g * g), do * o * (1 - o)], dim=1
     )  # (N, 4H)
-    return delta_a, delta_a @ weight_hh, dc * f  # (N, 4H), (N, H_out), (N, H)
-
-
-def lstm_cell(
-    input: torch.Tensor,
-    hx: tuple[torch.Tensor, torch.Tensor],
-    weight_ih: torch.Tensor,
-    weight_hh: torch.Tensor,
-    bias_ih: torch.Tensor | None = None,
-    bias_hh: torch.Tensor | None = None,
-    weight_hr: torch.Tensor | None = None,
-) -> tuple[torch.Tensor, torch.Tensor]:
-    r"""One step of ``torch.nn.LSTMCell`` (and of an ``nn.LSTM`` layer with ``proj_size``).
-
-    .. math::
-
-        \begin{aligned}
-        i &= \sigma(x W_{ii}^\top + b_{ii} + h W_{hi}^\top + b_{hi}), \\
-        f &= \sigma(x W_{if}^\top + b_{if} + h W_{hf}^\top + b_{hf}), \\
-        g &= \tanh(x W_{ig}^\top + b_{ig} + h W_{hg}^\top + b_{hg}), \\
-        o &= \sigma(x W_{io}^\top + b_{io} + h W_{ho}^\top + b_{ho}), \\
-        c' &= f \odot c + i \odot g, \\
-        h' &= (o \odot \tanh c')\, W_{hr}^\top\ (\text{projection only with } W_{hr})
-        \end{aligned}
-
-    Parameters
-    ----------
-    input : Tensor, shape (N, H_in) or (H_in,)
-    hx : tuple (h, c)
-        ``h`` of shape (N, H_out) and ``c`` of shape (N, H) (unbatched: no N); H_out is
-        ``proj_size`` with a projection, else H.
-    weight_ih : Tensor, shape (4H, H_in)
-        Blocks ``i, f, g, o``.
-    weight_hh : Tensor, shape (4H, H_out)
-    bias_ih, bias_hh : Tensor, shape (4H,), optional
-    weight_hr : Tensor, shape (proj_size, H), optional
-        The LSTMP projection (Sak et al. 2014).
-
-    Returns
-    -------
-    tuple (h', c')
-        Shapes as ``hx``.
-
-    Raises
-    ------
-    TypeError
-        If ``hx`` is not a pair of tensors, an argument is not a floating tensor, or the
-        dtypes differ.
-    ValueError
-        If a shape disagrees (the message names the argument, the expected and the actual
-        shape), or the tensors are on different devices.
-
-    Notes
-    -----
-    PyTorch's ``torch.nn.LSTMCell`` and ``torch.nn.LSTM`` documentation; Hochreiter and
-    Schmidhuber (1997), with the forget gate of Gers et al. (2000).
-
-    Examples
-    --------
-    >>> import torch
-    >>> from rnndoc.layers import lstm_cell
-    >>> h, c = lstm_cell(torch.ones(3), (torch.zeros(2), torch.zeros(2)), torch.ones(8, 3), torch.ones(8, 2))
-    >>> h.shape, c.shape
-    (torch.Size([2]), torch.Size([2]))
-    """
-    if not (isinstance(hx, tuple | list) and len(hx) == 2):
-        raise TypeError(f"hx must be a pair (h, c) of tensors, got {type(hx).__name__}")
-    h, c = hx
-    out_size = (
-        None if weight_hr is None else check_tensor("weight_hr", weight_hr, (None, None), "(P, H)").shape[0]
-    )
-    x, h2, unbatched, hidden_size = check_cell_arguments(
-        input, h, weight_ih, weight_hh, bias_ih, bias_hh, 4, out_size
-    )
-    c2 = _as_batch("hx[1] (c)", c, hidden_size, unbatched, "H")  # (N, H)
-    check_same_dtype(input=x, **{"hx[1] (c)": c2}, **({} if weight_hr is None else {"weight_hr": weight_hr}))
-    check_devices("input", x, **{"hx[1] (c)": c2}, weight_hr=weight_hr)
-    _check(
-        **{"hx[0] (h)": (h2, "N,H_out"), "hx[1] (c)": (c2, "N,H")},
-        weight_hh=(weight_hh, "4H,H_out"),
-        weight_hr=(weight_hr, "H_out,H"),
-    )
-    x_part = input_projection(x, weight_ih, bias_ih, bias_hh, "LSTM")  # (N, 4H)
-    h_next, c_next, _ = lstm_step(x_part, h2, c2, weight_hh, weight_hr)  # (N, H_out), (N, H)
-    return (h_next.squeeze(0), c_next.squeeze(0)) if unbatched else (h_next, c_next)
+    return delta_a, matmul(delta_a, weight_hh), dc * f  # (N, 4H), (N, H_out), (N, H)

@@ -1,8 +1,9 @@
-r"""The Elman RNN: one step, its backward, and ``torch.nn.RNNCell``.
+r"""The Elman RNN: one step and its backward; the cell is :func:`rnndoc.layers.rnn_cell`.
 
 .. math:: a_t = x_t W_{ih}^\top + b_{ih} + b_{hh} + h_{t-1} W_{hh}^\top,\qquad h_t = \phi(a_t)
 
-with :math:`\phi` = tanh or ReLU, in PyTorch's row form (:math:`x_t` is (N, H_in)).
+with :math:`\phi` = tanh or ReLU, in PyTorch's row form (:math:`x_t` is (N, H_in)). The stack passes
+the weights packed (:mod:`rnndoc.layers.products`), with ``check=False``.
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from __future__ import annotations
 import torch
 
 from .._validate import check_bool, check_choice
-from .shared import check_cell_arguments, check_shapes, input_projection
+from .products import Weight, linear, matmul
+from .shared import check_shapes
 
-__all__ = ["rnn_cell", "rnn_step", "rnn_step_backward"]
+__all__ = ["rnn_step", "rnn_step_backward"]
 
 _ACTIVATIONS = {"tanh": torch.tanh, "relu": torch.relu}
 
@@ -22,7 +24,7 @@ def _check_nonlinearity(nonlinearity: object) -> None:
 
 
 def rnn_step(
-    x_part: torch.Tensor, h: torch.Tensor, weight_hh: torch.Tensor, nonlinearity: str, *, check: bool = True
+    x_part: torch.Tensor, h: torch.Tensor, weight_hh: Weight, nonlinearity: str, *, check: bool = True
 ) -> torch.Tensor:
     r"""One Elman step from the precomputed input projection: :math:`h' = \phi(x_{part} + h W_{hh}^\top)`.
 
@@ -62,13 +64,13 @@ def rnn_step(
     if check_bool("check", check):
         _check_nonlinearity(nonlinearity)
         check_shapes(x_part=(x_part, "N,H"), h=(h, "N,H"), weight_hh=(weight_hh, "H,H"))
-    return _ACTIVATIONS[nonlinearity](torch.addmm(x_part, h, weight_hh.T))  # (N, H)
+    return _ACTIVATIONS[nonlinearity](linear(h, weight_hh, add=x_part))  # (N, H): phi(x_part + h W_hh^T)
 
 
 def rnn_step_backward(
     dh_next: torch.Tensor,
     h_next: torch.Tensor,
-    weight_hh: torch.Tensor,
+    weight_hh: Weight,
     nonlinearity: str,
     *,
     check: bool = True,
@@ -128,58 +130,4 @@ def rnn_step_backward(
         check_shapes(dh_next=(dh_next, "N,H"), h_next=(h_next, "N,H"), weight_hh=(weight_hh, "H,H"))
     slope = 1 - h_next * h_next if nonlinearity == "tanh" else (h_next > 0).to(h_next.dtype)  # (N, H)
     delta = dh_next * slope  # (N, H)
-    return delta, delta @ weight_hh  # (N, H), (N, H)
-
-
-def rnn_cell(
-    input: torch.Tensor,
-    hx: torch.Tensor,
-    weight_ih: torch.Tensor,
-    weight_hh: torch.Tensor,
-    bias_ih: torch.Tensor | None = None,
-    bias_hh: torch.Tensor | None = None,
-    nonlinearity: str = "tanh",
-) -> torch.Tensor:
-    r"""One step of ``torch.nn.RNNCell``.
-
-    .. math:: h' = \tanh(x W_{ih}^\top + b_{ih} + h W_{hh}^\top + b_{hh})
-              \quad(\text{or } \mathrm{ReLU})
-
-    Parameters
-    ----------
-    input : Tensor, shape (N, H_in) or (H_in,)
-    hx : Tensor, shape (N, H) or (H,)
-    weight_ih : Tensor, shape (H, H_in)
-    weight_hh : Tensor, shape (H, H)
-    bias_ih, bias_hh : Tensor, shape (H,), optional
-    nonlinearity : {"tanh", "relu"}
-
-    Returns
-    -------
-    Tensor, shape (N, H) or (H,)
-        :math:`h'`, batched as ``input`` is.
-
-    Raises
-    ------
-    TypeError
-        If an argument is not a floating tensor, or the dtypes differ.
-    ValueError
-        If a shape disagrees (the message names the argument, the expected and the actual
-        shape), the tensors are on different devices, or ``nonlinearity`` is unknown.
-
-    Notes
-    -----
-    PyTorch's ``torch.nn.RNNCell`` documentation; Elman (1990).
-
-    Examples
-    --------
-    >>> import torch
-    >>> from rnndoc.layers import rnn_cell
-    >>> rnn_cell(torch.ones(1, 2), torch.zeros(1, 2), torch.eye(2), torch.eye(2)).shape
-    torch.Size([1, 2])
-    """
-    _check_nonlinearity(nonlinearity)
-    x, h, unbatched, _ = check_cell_arguments(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gates=1)
-    x_part = input_projection(x, weight_ih, bias_ih, bias_hh, "RNN_TANH")  # (N, H)
-    h_next = rnn_step(x_part, h, weight_hh, nonlinearity)  # (N, H)
-    return h_next.squeeze(0) if unbatched else h_next
+    return delta, matmul(delta, weight_hh)  # (N, H), (N, H): delta W_hh

@@ -12,6 +12,7 @@ import re
 import torch
 
 from .._validate import check_choice, check_same_dtype, check_tensor
+from .products import Packed, Weight, linear
 
 __all__ = ["input_projection"]
 
@@ -19,7 +20,7 @@ __all__ = ["input_projection"]
 MODES = ("RNN_TANH", "RNN_RELU", "LSTM", "GRU")
 
 
-def input_projection(x: torch.Tensor, weight_ih: torch.Tensor, bias_ih, bias_hh, mode: str) -> torch.Tensor:
+def input_projection(x: torch.Tensor, weight_ih: Weight, bias_ih, bias_hh, mode: str) -> torch.Tensor:
     r"""The part of every gate that does not depend on h: :math:`x W_{ih}^\top + b_{ih} + b_{hh}`.
 
     Both biases are folded in, except the GRU's :math:`b_{hn}`, which sits inside
@@ -30,7 +31,8 @@ def input_projection(x: torch.Tensor, weight_ih: torch.Tensor, bias_ih, bias_hh,
     ----------
     x : Tensor, shape (..., H_in)
     weight_ih : Tensor, shape (G*H, H_in)
-        G gate blocks: 1 (RNN), 4 (LSTM), 3 (GRU).
+        G gate blocks: 1 (RNN), 4 (LSTM), 3 (GRU). The stack passes it packed
+        (:mod:`rnndoc.layers.products`).
     bias_ih, bias_hh : Tensor, shape (G*H,), or None
     mode : {"RNN_TANH", "RNN_RELU", "LSTM", "GRU"}
         Only ``"GRU"`` changes the result (its :math:`b_{hn}` is left out).
@@ -61,7 +63,11 @@ def input_projection(x: torch.Tensor, weight_ih: torch.Tensor, bias_ih, bias_hh,
     if not isinstance(x, torch.Tensor) or x.dim() < 1:
         raise TypeError(f"x must be a torch.Tensor of shape (..., H_in), got {type(x).__name__}")
     h_in = x.shape[-1]
-    if isinstance(weight_ih, torch.Tensor) and weight_ih.dim() == 2 and weight_ih.shape[1] != h_in:
+    if (
+        isinstance(weight_ih, torch.Tensor | Packed)
+        and len(weight_ih.shape) == 2
+        and weight_ih.shape[1] != h_in
+    ):
         raise ValueError(
             f"x must have shape (..., H_in) with H_in = {weight_ih.shape[1]} (weight_ih's), got {tuple(x.shape)}"
         )
@@ -79,7 +85,7 @@ def input_projection(x: torch.Tensor, weight_ih: torch.Tensor, bias_ih, bias_hh,
     biases = [b for b in (bias_ih, bias_hh) if b is not None]
     bias = biases[0] + biases[1] if len(biases) == 2 else (biases[0] if biases else None)  # (G*H,)
     flat = x.reshape(-1, x.shape[-1])  # (L*N, H_in)
-    part = flat @ weight_ih.T if bias is None else torch.addmm(bias, flat, weight_ih.T)  # (L*N, G*H)
+    part = linear(flat, weight_ih, add=bias)  # (L*N, G*H): x W_ih^T + b
     return part.view(*x.shape[:-1], weight_ih.shape[0])  # (..., G*H)
 
 
@@ -88,11 +94,13 @@ def check_shapes(**named: tuple[object, str]) -> dict[str, int]:
 
     ``check_shapes(x_part=(x_part, "N,4H"), h=(h, "N,H"))`` requires two floating 2-D
     tensors whose first axes agree and whose second sizes are 4H and H for one H. A value of
-    None is skipped (an optional weight). Raises ``TypeError`` for a non-tensor or a
+    None is skipped (an optional weight); a packed weight is checked as the tensor it was made
+    from. Raises ``TypeError`` for a non-tensor or a
     non-floating one and ``ValueError`` for a shape, each naming the argument, the expected
     shape with its axis names and the actual one.
     """
     sizes: dict[str, int] = {}
+    named = {name: (v.weight if isinstance(v, Packed) else v, labels) for name, (v, labels) in named.items()}
     for name, (value, labels) in named.items():
         if value is None:
             continue

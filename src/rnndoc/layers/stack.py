@@ -17,11 +17,9 @@ from typing import Any
 import torch
 
 from .._validate import check_lengths
-from .gru import gru_bias_hn, gru_step, gru_step_backward
-from .lstm import lstm_step, lstm_step_backward
-from .rnn import rnn_step, rnn_step_backward
-from .shared import input_projection
-from .stack_arguments import check_params, check_stack_arguments, check_tape
+from .direction import run_direction, run_direction_backward
+from .products import matmul, onednn_applies, pack, transposed_products
+from .stack_arguments import check_stack_arguments, check_tape, check_weights
 
 __all__ = ["run_layers", "run_layers_backward"]
 
@@ -40,37 +38,6 @@ def _mask(lengths: torch.Tensor | None, x: torch.Tensor) -> torch.Tensor | None:
     check_lengths("lengths", lengths, x.shape[1], x.shape[0])  # (N,), each in [1, L]
     steps = torch.arange(x.shape[0], device=x.device)  # (L,)
     return (steps[:, None] < lengths.to(x.device)[None, :]).unsqueeze(-1)  # (L, N, 1)
-
-
-def _direction(x, h, c, w, mode: str, reverse: bool, mask, tape: list | None):
-    """One layer, one direction. x (L, N, F); h (N, H_out); c (N, H) or None; mask (L, N, 1) or None."""
-    length = x.shape[0]
-    x_part = input_projection(x, w["weight_ih"], w["bias_ih"], w["bias_hh"], mode)  # (L, N, G*H)
-    bias_hn = gru_bias_hn(w["bias_hh"]) if mode == "GRU" else None
-    w_hh, w_hr = w["weight_hh"], w["weight_hr"]  # the steps run with check=False: checked once, above
-    # filled by time index, in the direction's reading order
-    outputs: list[Any] = [None] * length
-    h_prev: list[Any] = [None] * length
-    saved: list[Any] = [None] * length
-    step_saved: Any  # what the step's backward needs: a tuple, or h' alone for the RNN
-    for t in reversed(range(length)) if reverse else range(length):
-        if mode == "LSTM":
-            h_new, c_new, step_saved = lstm_step(x_part[t], h, c, w_hh, w_hr, check=False)  # (N, H_out)
-        elif mode == "GRU":
-            h_new, step_saved = gru_step(x_part[t], h, w_hh, bias_hn, check=False)  # (N, H)
-        else:
-            h_new = step_saved = rnn_step(x_part[t], h, w_hh, mode[4:].lower(), check=False)  # (N, H)
-        if tape is not None:  # kept for the backward sweep only: the state step t started from, and more
-            h_prev[t], saved[t] = h, step_saved  # (N, H_out), tuple
-        if mask is None:
-            h, c, outputs[t] = h_new, (c_new if mode == "LSTM" else c), h_new
-        else:  # past a sequence's end: keep its state, output zeros
-            h = torch.where(mask[t], h_new, h.to(h_new.dtype))  # (N, H_out), in the dtype the step computes
-            c = torch.where(mask[t], c_new, c) if mode == "LSTM" else c  # (N, H)
-            outputs[t] = h_new * mask[t]  # (N, H_out)
-    if tape is not None:
-        tape.append({"mode": mode, "x": x, "h_prev": h_prev, "saved": saved})
-    return torch.stack(outputs), h, c  # (L, N, H_out), (N, H_out), (N, H) or None
 
 
 def run_layers(
@@ -142,7 +109,7 @@ def run_layers(
             _, weights = _weights(params, layer, direction)
             index = layer * directions + direction
             c = None if c_0 is None else c_0[index]  # (N, H)
-            out, h, c = _direction(x, h_0[index], c, weights, mode, direction == 1, mask, tape)
+            out, h, c = run_direction(x, h_0[index], c, weights, mode, direction == 1, mask, tape)
             outputs.append(out)  # (L, N, H_out)
             h_n.append(h)
             c_n.append(c)
@@ -150,46 +117,36 @@ def run_layers(
     return x, torch.stack(h_n), None if c_0 is None else torch.stack(c_n)  # (L, N, D*H_out), (lD, N, H_out)
 
 
-def _direction_backward(d_out, dh, dc, w, record, mode: str, reverse: bool, mask):
-    """BPTT through one layer and direction; returns dL/dx (L, N, F), dL/dh_0, dL/dc_0, weight grads."""
-    length, saved = d_out.shape[0], record["saved"]
-    w_hh, w_hr = w["weight_hh"], w["weight_hr"]  # the steps run with check=False: checked once, above
-    deltas: list[Any] = [None] * length  # filled by time index, against the forward order
-    deltas_hh_n: list[Any] = [None] * length
-    dh_steps: list[Any] = [None] * length
-    for t in range(length) if reverse else reversed(range(length)):  # against the forward order
-        dh_t = dh + d_out[t]  # (N, H_out): from the output at t and from the later steps
-        if mode == "LSTM":
-            delta, dh_prev, dc_prev = lstm_step_backward(dh_t, dc, saved[t], w_hh, w_hr, check=False)
-        elif mode == "GRU":
-            delta, deltas_hh_n[t], dh_prev = gru_step_backward(dh_t, saved[t], w_hh, check=False)
-        else:
-            delta, dh_prev = rnn_step_backward(dh_t, saved[t], w_hh, mode[4:].lower(), check=False)
-        if mask is None:
-            dh, dc = dh_prev, (dc_prev if mode == "LSTM" else dc)
-        else:  # past a sequence's end the state was only carried: its gradient is carried back
-            delta, dh_t = delta * mask[t], dh_t * mask[t]  # (N, G*H), (N, H_out)
-            deltas_hh_n[t] = None if mode != "GRU" else deltas_hh_n[t] * mask[t]  # (N, H)
-            dh = torch.where(mask[t], dh_prev, dh)  # (N, H_out)
-            dc = torch.where(mask[t], dc_prev, dc) if mode == "LSTM" else dc  # (N, H)
-        deltas[t], dh_steps[t] = delta, dh_t
-    # The weight gradients, summed over time and batch: one matrix product each.
-    x, h_prev = record["x"], torch.stack(record["h_prev"])  # (L, N, F), (L, N, H_out)
-    delta = torch.stack(deltas)  # (L, N, G*H): dL/dx_part
-    delta_hh = delta  # (L, N, G*H): dL/d(h W_hh^T + b_hh)
-    if mode == "GRU":  # the n block reaches W_hn and b_hn through r
-        delta_hh = torch.cat([delta[..., : 2 * dh.shape[1]], torch.stack(deltas_hh_n)], dim=2)  # (L, N, 3H)
-    grads = {
-        "weight_ih": delta.flatten(0, 1).T @ x.flatten(0, 1),  # (G*H, F)
-        "weight_hh": delta_hh.flatten(0, 1).T @ h_prev.flatten(0, 1),  # (G*H, H_out)
-    }
+def _gradients(delta, delta_hh, dh_steps, w: dict, record: dict):
+    r"""The input and weight gradients of one layer and direction, one matrix product each.
+
+    From the deltas :func:`~rnndoc.layers.direction.run_direction_backward` returns, summed
+    over time and batch: :math:`\partial L/\partial W_{ih} = \sum_t \delta_t^\top x_t`,
+    :math:`\partial L/\partial W_{hh} = \sum_t \delta_{hh,t}^\top h_{t-1}`, the biases'
+    :math:`\sum_t \delta_t` (:math:`\delta_{hh}` for :math:`b_{hh}`),
+    :math:`\partial L/\partial W_{hr} = \sum_t (\partial L/\partial h'_t)^\top m_t`; and
+    :math:`\partial L/\partial x_t = \delta_t W_{ih}`.
+    """
+    x = record["x"].flatten(0, 1)  # (L*N, F)
+    h_prev = torch.stack(record["h_prev"]).flatten(0, 1)  # (L*N, H_out): the state each step started from
+    flat, flat_hh = delta.flatten(0, 1), delta_hh.flatten(0, 1)  # (L*N, G*H)
+    fast = onednn_applies(delta, *w.values())
+    if delta_hh is delta:  # one product each, delta^T laid out once for both
+        d_w_ih, d_w_hh = transposed_products(flat, [x, h_prev], fast)  # (G*H, F), (G*H, H_out)
+    else:  # the GRU: delta_hh's n block is delta's scaled by r
+        (d_w_ih,), (d_w_hh,) = (
+            transposed_products(flat, [x], fast),
+            transposed_products(flat_hh, [h_prev], fast),
+        )
+    grads = {"weight_ih": d_w_ih, "weight_hh": d_w_hh}
     if w["bias_ih"] is not None:
         grads["bias_ih"] = delta.sum((0, 1))  # (G*H,)
         grads["bias_hh"] = grads["bias_ih"].clone() if delta_hh is delta else delta_hh.sum((0, 1))  # (G*H,)
     if w["weight_hr"] is not None:  # h' = m W_hr^T with m = o * tanh(c')
-        m = torch.stack([o * tanh_c for _, _, _, o, _, tanh_c in saved])  # (L, N, H)
-        grads["weight_hr"] = torch.stack(dh_steps).flatten(0, 1).T @ m.flatten(0, 1)  # (P, H)
-    return delta @ w["weight_ih"], dh, dc, grads  # (L, N, F), (N, H_out), (N, H) or None
+        m = torch.stack([o * tanh_c for _, _, _, o, _, tanh_c in record["saved"]])  # (L, N, H)
+        grads["weight_hr"] = transposed_products(dh_steps.flatten(0, 1), [m.flatten(0, 1)], fast)[0]  # (P, H)
+    d_x = matmul(flat, pack(w["weight_ih"], flat.shape[0], fast))  # (L*N, F): delta W_ih
+    return d_x.view(*delta.shape[:2], -1), grads  # (L, N, F)
 
 
 def run_layers_backward(
@@ -249,7 +206,9 @@ def run_layers_backward(
     (torch.Size([5, 2, 3]), torch.Size([1, 2, 4]), torch.Size([4, 4]))
     """
     check_tape(tape, grad_output, grad_h_n, grad_c_n, mode, num_layers, bidirectional)
-    check_params(params, mode, num_layers, bidirectional)
+    state = {"tape[0]['x'] (the input)": (tape[0]["x"], "L,N,H_in"), "grad_h_n": (grad_h_n, "S,N,H_out"),
+             "grad_c_n": (grad_c_n, "S,N,H")}  # fmt: skip
+    check_weights(params, mode, num_layers, bidirectional, **state)
     directions, mask = 2 if bidirectional else 1, _mask(lengths, grad_output)
     grad_h_0: list[Any] = [None] * len(tape)  # filled by layer and direction
     grad_c_0: list[Any] = [None] * len(tape)
@@ -261,9 +220,10 @@ def run_layers_backward(
             suffix, weights = _weights(params, layer, direction)
             index = layer * directions + direction
             dc_n = None if grad_c_n is None else grad_c_n[index]  # (N, H)
-            dx, grad_h_0[index], grad_c_0[index], found = _direction_backward(
+            delta, delta_hh, dh_steps, grad_h_0[index], grad_c_0[index] = run_direction_backward(
                 d_out, grad_h_n[index], dc_n, weights, tape[index], mode, direction == 1, mask
-            )
+            )  # (L, N, G*H), (L, N, G*H), (L, N, H_out) or None, (N, H_out), (N, H) or None
+            dx, found = _gradients(delta, delta_hh, dh_steps, weights, tape[index])  # (L, N, F)
             d_below = dx if d_below is None else d_below + dx  # (L, N, F)
             grads |= {kind + suffix: g for kind, g in found.items()}
         d_layer = d_below

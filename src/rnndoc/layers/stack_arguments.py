@@ -1,20 +1,22 @@
 """The checks of :func:`rnndoc.layers.stack.run_layers` and :func:`~rnndoc.layers.stack.run_layers_backward`.
 
-Every weight of every layer and direction is checked against the state it meets (one
-``check_shapes`` call each), ``lengths`` against the batch and the
-sequence length, and the gradients against the tape the forward sweep filled.
+One weight check for both (``check_weights``): every weight of every layer and direction
+against the others and against the state it meets (one ``check_shapes`` call each). Besides:
+``lengths`` against the batch and the sequence length, and the gradients against the tape the
+forward sweep filled.
 """
 
 from __future__ import annotations
 
 import torch
 
-from .._validate import check_bool, check_choice, check_int, check_mapping, check_tensor
+from .._validate import check_bool, check_choice, check_int, check_lengths, check_mapping
 from .shared import check_shapes
 
 __all__: list[str] = []  # internal checks of the stack; run_layers and run_layers_backward are public
 
 _MODES = ("RNN_TANH", "RNN_RELU", "LSTM", "GRU")
+_KINDS = ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr")
 
 
 def _check_flags(mode: object, num_layers: object, bidirectional: object) -> int:
@@ -25,27 +27,12 @@ def _check_flags(mode: object, num_layers: object, bidirectional: object) -> int
     return layers
 
 
-def _check_lengths(lengths: object, length: int, batch: int) -> None:
-    """Each sequence's length: a 1-D integer tensor of ``batch`` entries, each in 1..``length``."""
-    if lengths is None:
-        return
-    if not isinstance(lengths, torch.Tensor) or lengths.is_floating_point() or lengths.is_complex():
-        raise TypeError(
-            f"lengths must be an integer tensor of shape (N,), got {getattr(lengths, 'dtype', type(lengths).__name__)}"
-        )
-    if tuple(lengths.shape) != (batch,):
-        raise ValueError(f"lengths must have shape (N,) = ({batch},), got {tuple(lengths.shape)}")
-    if batch and not (int(lengths.min()) >= 1 and int(lengths.max()) <= length):
-        raise ValueError(f"lengths must lie between 1 and L = {length}, got {lengths.tolist()}")
-
-
 def check_stack_arguments(input, h_0, c_0, params, mode, num_layers, bidirectional, lengths=None) -> None:
     """Check :func:`rnndoc.layers.stack.run_layers`'s arguments; each error names the argument."""
     _check_flags(mode, num_layers, bidirectional)
-    if not isinstance(params, dict):
-        raise TypeError(f"params must be a dict of PyTorch's weight names, got {type(params).__name__}")
     directions = 2 if bidirectional else 1
-    sizes = check_shapes(input=(input, "L,N,H_in"), h_0=(h_0, "S,N,H_out"), c_0=(c_0, "S,N,H"))
+    state = {"input": (input, "L,N,H_in"), "h_0": (h_0, "S,N,H_out"), "c_0": (c_0, "S,N,H")}
+    sizes = check_shapes(**state)
     if sizes["S"] != num_layers * directions:
         raise ValueError(
             f"h_0 must have D * num_layers = {num_layers * directions} rows, got {tuple(h_0.shape)}"
@@ -54,38 +41,47 @@ def check_stack_arguments(input, h_0, c_0, params, mode, num_layers, bidirection
         raise ValueError(f"c_0 must be given for an LSTM and only then (mode={mode!r})")
     if sizes["L"] < 1:
         raise ValueError(f"input must hold at least one time step, got shape {tuple(input.shape)}")
-    _check_lengths(lengths, sizes["L"], sizes["N"])
+    if lengths is not None:
+        check_lengths("lengths", lengths, sizes["N"], sizes["L"])
+    check_weights(params, mode, num_layers, bidirectional, **state)
+
+
+def check_weights(params: object, mode: str, num_layers: int, bidirectional: bool, **state) -> None:
+    """Check every layer's and direction's weights, by PyTorch's names, against each other and ``state``.
+
+    ``state`` holds the tensors the weights meet, labelled as for
+    :func:`rnndoc.layers.shared.check_shapes`: ``input`` (``"L,N,H_in"``), ``h_0``
+    (``"S,N,H_out"``) and ``c_0`` (``"S,N,H"``) for the forward sweep; the tape's input and
+    the gradients at h_n and c_n for the backward sweep. Layer k > 0 reads D * H_out
+    features; without ``weight_hr`` an LSTM's H_out is H. Each error names the weight
+    (``params['weight_hh_l0']``) or the state tensor, the expected and the actual shape.
+    """
+    params = check_mapping("params", params)
     gates = {"LSTM": "4", "GRU": "3"}.get(mode, "")  # the gate blocks, as a label's factor
     for layer in range(num_layers):
         features = "H_in" if layer == 0 else ("2H_out" if bidirectional else "H_out")  # what layer k reads
-        for suffix in ["", "_reverse"][:directions]:
-            weights = {kind: params.get(f"{kind}_l{layer}{suffix}") for kind in _KINDS}
+        for suffix in ["", "_reverse"][: 2 if bidirectional else 1]:
+            name = {kind: f"{kind}_l{layer}{suffix}" for kind in _KINDS}
             for kind in ("weight_ih", "weight_hh"):
-                if weights[kind] is None:
+                if name[kind] not in params:
                     raise ValueError(
-                        f"params must hold '{kind}_l{layer}{suffix}' (PyTorch's name), got {sorted(params)}"
+                        f"params must hold '{name[kind]}' (PyTorch's name), got {sorted(params)}"
                     )
-            hidden = "H" if weights["weight_hr"] is not None or mode == "LSTM" else "H_out"
-            named = {
-                "weight_ih": (weights["weight_ih"], f"{gates}{hidden},{features}"),
-                "weight_hh": (weights["weight_hh"], f"{gates}{hidden},H_out"),
-                "bias_ih": (weights["bias_ih"], f"{gates}{hidden}"),
-                "bias_hh": (weights["bias_hh"], f"{gates}{hidden}"),
-                "weight_hr": (weights["weight_hr"], "H_out,H"),
-                "input": (input, "L,N,H_in"), "h_0": (h_0, "S,N,H_out"), "c_0": (c_0, "S,N,H"),
-            }  # fmt: skip
-            check_shapes(**{_name(key, layer, suffix): value for key, value in named.items()})
-            if mode == "LSTM" and weights["weight_hr"] is None and sizes["H"] != sizes["H_out"]:
+            hidden = "H" if name["weight_hr"] in params or mode == "LSTM" else "H_out"
+            labels = {
+                "weight_ih": f"{gates}{hidden},{features}",
+                "weight_hh": f"{gates}{hidden},H_out",
+                "bias_ih": f"{gates}{hidden}",
+                "bias_hh": f"{gates}{hidden}",
+                "weight_hr": "H_out,H",
+            }
+            weights = {f"params['{name[k]}']": (params.get(name[k]), label) for k, label in labels.items()}
+            sizes = check_shapes(**weights, **state)
+            if mode == "LSTM" and name["weight_hr"] not in params and sizes["H"] != sizes["H_out"]:
                 raise ValueError(
-                    f"h_0 has {sizes['H_out']} features but c_0 has {sizes['H']}: give weight_hr_l{layer}{suffix}"
+                    f"the state has H_out = {sizes['H_out']} features but the cell state has "
+                    f"H = {sizes['H']}: give weight_hr_l{layer}{suffix}"
                 )
-
-
-_KINDS = ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr")
-
-
-def _name(key: str, layer: int, suffix: str) -> str:
-    return f"params['{key}_l{layer}{suffix}']" if key in _KINDS else key
 
 
 def check_tape(tape, grad_output, grad_h_n, grad_c_n, mode, num_layers, bidirectional) -> None:
@@ -118,28 +114,3 @@ def check_tape(tape, grad_output, grad_h_n, grad_c_n, mode, num_layers, bidirect
     )
     if (mode == "LSTM") != (grad_c_n is not None):
         raise ValueError(f"grad_c_n must be given for an LSTM and only then (mode={mode!r})")
-
-
-def check_params(params: object, mode: object, num_layers: object, bidirectional: object) -> None:
-    """Check the weights :func:`~rnndoc.layers.stack.run_layers_backward` reads, by PyTorch's names."""
-    layers = _check_flags(mode, num_layers, bidirectional)
-    params = check_mapping("params", params)
-    gates = {"LSTM": 4, "GRU": 3}.get(str(mode), 1)
-    suffixes = ["", "_reverse"] if bidirectional else [""]
-    for suffix in (f"_l{k}{s}" for k in range(layers) for s in suffixes):
-        for kind in ("weight_ih", "weight_hh"):
-            if f"{kind}{suffix}" not in params:
-                raise ValueError(f"params must hold '{kind}{suffix}' (PyTorch's name), got {sorted(params)}")
-        name = f"params['weight_ih{suffix}']"
-        rows = check_tensor(name, params[f"weight_ih{suffix}"], (None, None), "(G*H, H_in)").shape[0]
-        if rows % gates:
-            raise ValueError(f"{name} must have a multiple of {gates} rows (the gate blocks), got {rows}")
-        shapes = {
-            "weight_hh": ((rows, None), "(G*H, H_out)"),
-            "bias_ih": ((rows,), "(G*H,)"),
-            "bias_hh": ((rows,), "(G*H,)"),
-            "weight_hr": ((None, rows // gates), "(H_out, H)"),
-        }
-        for kind, (shape, labels) in shapes.items():
-            if f"{kind}{suffix}" in params:
-                check_tensor(f"params['{kind}{suffix}']", params[f"{kind}{suffix}"], shape, labels)

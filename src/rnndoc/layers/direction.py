@@ -1,0 +1,109 @@
+r"""One layer, one direction: the loop over time, and the loop back for BPTT.
+
+``run_direction`` reads a sequence in one direction with the step of its cell kind
+(:func:`~rnndoc.layers.rnn_step`, :func:`~rnndoc.layers.lstm_step` or
+:func:`~rnndoc.layers.gru_step`); the input projection of the whole sequence is one matrix
+product before the loop, which carries only the recurrent product. With a tape it keeps what
+``run_direction_backward`` reads: the input, the state each step starts from, and each
+step's saved tensors. ``run_direction_backward`` runs the steps' backward functions
+against that order. With ``mask`` (L, N, 1), a sequence's state stops changing after its last
+step, its outputs there are zero, and its gradient there is only carried back. The weights
+are packed once per loop where oneDNN applies (:mod:`rnndoc.layers.products`). The stack
+(:mod:`rnndoc.layers.stack`) runs these over layers and directions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from .gru import gru_bias_hn, gru_step, gru_step_backward
+from .lstm import lstm_step, lstm_step_backward
+from .products import onednn_applies, pack
+from .rnn import rnn_step, rnn_step_backward
+from .shared import input_projection
+
+__all__: list[str] = []  # the stack's internals: run_layers and run_layers_backward are public
+
+
+def run_direction(x, h, c, w: dict, mode: str, reverse: bool, mask, tape: list | None):
+    """One layer, one direction; returns output (L, N, H_out), h_n (N, H_out), c_n (N, H) or None.
+
+    x (L, N, F); h (N, H_out); c (N, H) or None (LSTM only); ``w``: the weights by kind
+    (``weight_ih``, ..., None where absent), checked by the caller; mask (L, N, 1) or None.
+    """
+    length, batch = x.shape[:2]
+    fast = onednn_applies(x, h, c, *w.values())
+    w_ih = pack(w["weight_ih"], length * batch, fast)  # products by a weight fixed for the whole loop
+    w_hh, w_hr = pack(w["weight_hh"], batch, fast), pack(w["weight_hr"], batch, fast)
+    x_part = input_projection(x, w_ih, w["bias_ih"], w["bias_hh"], mode)  # (L, N, G*H)
+    bias_hn = gru_bias_hn(w["bias_hh"]) if mode == "GRU" else None
+    # filled by time index, in the direction's reading order
+    outputs: list[Any] = [None] * length
+    h_prev: list[Any] = [None] * length
+    saved: list[Any] = [None] * length
+    step_saved: Any  # what the step's backward needs: a tuple, or h' alone for the RNN
+    for t in reversed(range(length)) if reverse else range(length):
+        if mode == "LSTM":
+            h_new, c_new, step_saved = lstm_step(x_part[t], h, c, w_hh, w_hr, check=False)  # (N, H_out)
+        elif mode == "GRU":
+            h_new, step_saved = gru_step(x_part[t], h, w_hh, bias_hn, check=False)  # (N, H)
+        else:
+            h_new = step_saved = rnn_step(x_part[t], h, w_hh, mode[4:].lower(), check=False)  # (N, H)
+        if tape is not None:  # kept for the backward sweep only: the state step t started from, and more
+            h_prev[t], saved[t] = h, step_saved  # (N, H_out), tuple
+        if mask is None:
+            h, c, outputs[t] = h_new, (c_new if mode == "LSTM" else c), h_new
+        else:  # past a sequence's end: keep its state, output zeros
+            h = torch.where(mask[t], h_new, h.to(h_new.dtype))  # (N, H_out), in the dtype the step computes
+            c = torch.where(mask[t], c_new, c) if mode == "LSTM" else c  # (N, H)
+            outputs[t] = h_new * mask[t]  # (N, H_out)
+    if tape is not None:
+        tape.append({"mode": mode, "x": x, "h_prev": h_prev, "saved": saved})
+    return torch.stack(outputs), h, c  # (L, N, H_out), (N, H_out), (N, H) or None
+
+
+def run_direction_backward(d_out, dh, dc, w: dict, record: dict, mode: str, reverse: bool, mask):
+    r"""BPTT through one layer and direction, against its reading order.
+
+    d_out (L, N, H_out): the gradient at its outputs; dh (N, H_out), dc (N, H) or None: at its
+    final state; ``record``: what :func:`run_direction` put on the tape. Returns ``delta``
+    (L, N, G*H), the gradient at each step's ``x_part``; ``delta_hh`` (L, N, G*H), at
+    :math:`h W_{hh}^\top + b_{hh}` (``delta`` itself but for the GRU's n block, scaled by r);
+    ``dh_steps`` (L, N, H_out), at each h' (with a projection only, else None); and
+    :math:`\partial L/\partial h_0` (N, H_out), :math:`\partial L/\partial c_0` (N, H) or None.
+    """
+    length, batch = d_out.shape[:2]
+    saved, hidden = record["saved"], w["weight_hh"].shape[0] // {"LSTM": 4, "GRU": 3}.get(mode, 1)
+    fast = onednn_applies(d_out, dh, dc, *w.values(), record["x"])
+    w_hh, w_hr = pack(w["weight_hh"], batch, fast), pack(w["weight_hr"], batch, fast)
+    delta: Any = None  # (L, N, G*H), filled by time index; made at the first step, in its dtype
+    delta_hh: Any = None  # (L, N, G*H)
+    dh_steps: Any = None  # (L, N, H_out)
+    for t in range(length) if reverse else reversed(range(length)):  # against the forward order
+        dh_t = dh + d_out[t]  # (N, H_out): from the output at t and from the later steps
+        if mode == "LSTM":
+            delta_t, dh_prev, dc_prev = lstm_step_backward(dh_t, dc, saved[t], w_hh, w_hr, check=False)
+        elif mode == "GRU":
+            delta_t, delta_hh_n, dh_prev = gru_step_backward(dh_t, saved[t], w_hh, check=False)
+        else:
+            delta_t, dh_prev = rnn_step_backward(dh_t, saved[t], w_hh, mode[4:].lower(), check=False)
+        if delta is None:
+            delta = delta_t.new_empty(length, *delta_t.shape)  # (L, N, G*H)
+            delta_hh = delta if mode != "GRU" else torch.empty_like(delta)  # (L, N, G*H)
+            dh_steps = None if w_hr is None else dh_t.new_empty(length, *dh_t.shape)  # (L, N, H_out)
+        if mask is None:
+            dh, dc = dh_prev, (dc_prev if mode == "LSTM" else dc)
+            delta[t] = delta_t  # (N, G*H)
+        else:  # past a sequence's end the state was only carried: its gradient is carried back
+            torch.mul(delta_t, mask[t], out=delta[t])  # (N, G*H)
+            dh_t = dh_t * mask[t]  # (N, H_out)
+            dh = torch.where(mask[t], dh_prev, dh)  # (N, H_out)
+            dc = torch.where(mask[t], dc_prev, dc) if mode == "LSTM" else dc  # (N, H)
+        if mode == "GRU":  # the r and z blocks as delta's; the n block reaches W_hn and b_hn through r
+            delta_hh[t, :, : 2 * hidden] = delta[t, :, : 2 * hidden]  # (N, 2H)
+            delta_hh[t, :, 2 * hidden :] = delta_hh_n if mask is None else delta_hh_n * mask[t]  # (N, H)
+        if dh_steps is not None:
+            dh_steps[t] = dh_t  # (N, H_out)
+    return delta, delta_hh, dh_steps, dh, dc
