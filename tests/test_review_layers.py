@@ -272,3 +272,67 @@ def test_a_packed_grad_output_packed_otherwise_names_both_batch_sizes():
     other = PackedSequence(torch.randn(6, 4, dtype=F64), torch.tensor([2, 2, 2]))
     with pytest.raises(ValueError, match=r"grad_output.batch_sizes must be \[3, 2, 1\].*got \[2, 2, 2\]"):
         backward(lstm, packed, grad_output=other)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, F64])
+@pytest.mark.parametrize("kind", [nn.RNN, nn.LSTM, nn.GRU])
+def test_a_batch_of_zero_sequences_gets_zero_gradients_as_autograd_gives(kind, dtype):
+    """N = 0 (an empty batch, e.g. the last shard of a split): autograd gives zeros of each
+    parameter's shape; oneDNN refuses a product with no rows, so the plain path runs."""
+    torch.manual_seed(0)
+    module = kind(4, 5, num_layers=2, bidirectional=True, dtype=dtype)
+    x = torch.randn(3, 0, 4, dtype=dtype, requires_grad=True)
+    output, _ = module(x)
+    grads = backward(module, x.detach(), grad_output=torch.zeros_like(output))
+    names = [name for name, _ in module.named_parameters()]
+    expected = torch.autograd.grad(output, [x, *module.parameters()], torch.zeros_like(output))
+    assert grads["input"].shape == (3, 0, 4)
+    for name, value in zip(names, expected[1:], strict=True):
+        torch.testing.assert_close(grads[name], value, rtol=0, atol=0, msg=name)
+
+
+@pytest.mark.parametrize("setting", [("cuda.matmul", "tf32"), ("mkldnn.matmul", "bf16"), ("mkldnn", "bf16")])
+def test_the_newer_precision_settings_do_not_break_a_call(setting):
+    """torch >= 2.9's per-backend fp32_precision makes the old get_float32_matmul_precision
+    raise (pytorch PR #189955); module(input) still runs, and so must rnndoc: a float64 module
+    is exact, and a float32 one with oneDNN allowed lower precision takes the plain path."""
+    path, value = setting
+    backend = torch.backends
+    for part in path.split("."):
+        backend = getattr(backend, part)
+    before = backend.fp32_precision
+    try:
+        backend.fp32_precision = value
+        torch.manual_seed(0)
+        gru, x = nn.GRU(3, 4, dtype=F64), torch.randn(5, 2, 3, dtype=F64)
+        torch.testing.assert_close(forward(gru, x)[0], gru(x)[0], rtol=0, atol=1e-12)
+        with torch.no_grad():
+            gru32 = nn.GRU(3, 4)
+            x32 = x.float()
+            torch.testing.assert_close(forward(gru32, x32)[0], gru32(x32)[0], rtol=0, atol=1e-6)
+    finally:
+        backend.fp32_precision = before
+
+
+def test_packed_input_under_a_default_device_context():
+    """torch.device(...) as a context sets the default device of new tensors (torch.arange
+    included); a packed batch of CPU tensors must still be read on the CPU."""
+    torch.manual_seed(0)
+    gru = nn.GRU(4, 5, dtype=F64)
+    packed = nn.utils.rnn.pack_sequence(
+        [torch.randn(n, 4, dtype=F64) for n in (2, 4, 1)], enforce_sorted=False
+    )
+    expected, _ = gru(packed)
+    with torch.device("meta"):
+        output, _ = forward(gru, packed)
+    torch.testing.assert_close(output.data, expected.data, rtol=0, atol=1e-12)
+
+
+def test_backward_refuses_global_module_backward_hooks():
+    """A global full backward hook changes what autograd returns through every module."""
+    handle = torch.nn.modules.module.register_module_full_backward_hook(lambda m, gi, go: gi)
+    try:
+        with pytest.raises(TypeError, match="global module backward hooks"):
+            backward(nn.GRU(3, 4), torch.randn(5, 2, 3), grad_output=torch.ones(5, 2, 4))
+    finally:
+        handle.remove()

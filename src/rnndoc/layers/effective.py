@@ -71,8 +71,10 @@ def check_runs_as_torch_class(module: nn.Module, kinds: tuple[type[nn.Module], .
 
 def check_no_backward_hooks(module: nn.Module) -> None:
     """Refuse backward hooks: they change what autograd returns through ``module(input)``."""
-    if module._backward_hooks or module._backward_pre_hooks:
+    global_hooks = _module_hooks._global_backward_hooks or _module_hooks._global_backward_pre_hooks
+    if module._backward_hooks or module._backward_pre_hooks or global_hooks:
         raise TypeError(
-            "module has backward hooks, which change the gradients autograd gives and rnndoc.layers "
+            "module has backward hooks (or global module backward hooks are registered), which change "
+            "the gradients autograd gives and rnndoc.layers "
             "cannot run: remove them, or apply them to the result yourself"
         )

@@ -43,7 +43,7 @@ def check_packed(packed: PackedSequence, input_size: int) -> None:
         if order is None:
             continue
         ok = order.dim() == 1 and order.numel() == batch and not order.is_floating_point()
-        if not ok or not torch.equal(order.sort().values.cpu(), torch.arange(batch)):
+        if not ok or not torch.equal(order.sort().values.cpu(), torch.arange(batch, device="cpu")):
             raise ValueError(
                 f"input.{name} must be a permutation of range({batch}) (the batch size), got {order.tolist()}"
             )
@@ -51,14 +51,18 @@ def check_packed(packed: PackedSequence, input_size: int) -> None:
     if (
         order is not None
         and inverse is not None
-        and not torch.equal(order[inverse].cpu(), torch.arange(batch))
+        and not torch.equal(order[inverse].cpu(), torch.arange(batch, device="cpu"))
     ):
         raise ValueError("input.unsorted_indices must be the inverse of input.sorted_indices")
 
 
 def pack_like(output: torch.Tensor, packed: PackedSequence) -> PackedSequence:
     """Pack time-first ``output`` (L, N, F), in the caller's batch order, as ``packed`` is packed."""
-    order = packed.sorted_indices if packed.sorted_indices is not None else torch.arange(output.shape[1])
+    order = (
+        packed.sorted_indices
+        if packed.sorted_indices is not None
+        else torch.arange(output.shape[1], device=output.device)
+    )
     by_length = output[:, order.to(output.device)]  # (L, N, F): longest sequence first
     sizes = packed.batch_sizes.tolist()
     data = torch.cat([by_length[t, :size] for t, size in enumerate(sizes)])  # (sum len, F)

@@ -103,17 +103,13 @@ def onednn_applies(*tensors: torch.Tensor | None) -> bool:
         and t.dtype == torch.float32
         and t.device.type == "cpu"
         and t.layout == torch.strided
+        and t.numel() > 0  # oneDNN refuses a product with no rows (a batch of 0)
         for t in given
-    )
-    onednn_precision = getattr(getattr(torch.backends.mkldnn, "matmul", None), "fp32_precision", "none")
-    full_precision = torch.get_float32_matmul_precision() == "highest" and onednn_precision in (
-        "none",
-        "ieee",
     )
     return (
         bool(given)
         and plain_float32
-        and full_precision
+        and _full_float32_precision()
         and torch.backends.mkldnn.is_available()
         and torch._C._get_mkldnn_enabled()  # torch.backends.mkldnn.enabled / .flags(enabled=...)
         and not torch.is_autocast_enabled("cpu")
@@ -122,8 +118,36 @@ def onednn_applies(*tensors: torch.Tensor | None) -> bool:
     )
 
 
+def _full_float32_precision() -> bool:
+    """Whether float32 products must run in float32 (no TF32 or bfloat16), read without raising.
+
+    ``torch.get_float32_matmul_precision`` raises once the newer per-backend settings
+    (``torch.backends.*.fp32_precision``) have been used; then those settings are read instead.
+    """
+    onednn = getattr(getattr(torch.backends.mkldnn, "matmul", None), "fp32_precision", "none")
+    try:
+        legacy = torch.get_float32_matmul_precision()
+    except RuntimeError:  # the newer API is in use: it alone says what oneDNN may do
+        legacy = "highest"
+    return legacy == "highest" and onednn in ("none", "ieee")
+
+
 @overload
 def pack(weight: torch.Tensor, rows: int, use_onednn: bool) -> Weight: ...
+def _full_float32_precision() -> bool:
+    """Whether float32 products must run in float32 (no TF32 or bfloat16), read without raising.
+
+    ``torch.get_float32_matmul_precision`` raises once the newer per-backend settings
+    (``torch.backends.*.fp32_precision``) have been used; then those settings are read instead.
+    """
+    onednn = getattr(getattr(torch.backends.mkldnn, "matmul", None), "fp32_precision", "none")
+    try:
+        legacy = torch.get_float32_matmul_precision()
+    except RuntimeError:  # the newer API is in use: it alone says what oneDNN may do
+        legacy = "highest"
+    return legacy == "highest" and onednn in ("none", "ieee")
+
+
 @overload
 def pack(weight: None, rows: int, use_onednn: bool) -> None: ...
 def pack(weight: torch.Tensor | None, rows: int, use_onednn: bool) -> Weight | None:

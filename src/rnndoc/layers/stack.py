@@ -146,7 +146,7 @@ def _gradients(delta, delta_hh, dh_steps, w: dict, record: dict):
         m = torch.stack([o * tanh_c for _, _, _, o, _, tanh_c in record["saved"]])  # (L, N, H)
         grads["weight_hr"] = transposed_products(dh_steps.flatten(0, 1), [m.flatten(0, 1)], fast)[0]  # (P, H)
     d_x = matmul(flat, pack(w["weight_ih"], flat.shape[0], fast))  # (L*N, F): delta W_ih
-    return d_x.view(*delta.shape[:2], -1), grads  # (L, N, F)
+    return d_x.view(*delta.shape[:2], w["weight_ih"].shape[1]), grads  # (L, N, F); N may be 0
 
 
 def run_layers_backward(
