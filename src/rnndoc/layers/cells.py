@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import torch
 
-from .._validate import check_choice, check_same_dtype, check_tensor
+from .._validate import check_choice, check_same_device, check_same_dtype, check_tensor
 from .gru import gru_bias_hn, gru_step
 from .lstm import check_lstm_shapes, lstm_step
 from .rnn import rnn_step
-from .shared import _as_batch, check_cell_arguments, check_devices, input_projection
+from .shared import _as_batch, check_cell_arguments, input_projection
 
 __all__ = ["gru_cell", "lstm_cell", "rnn_cell"]
 
@@ -147,7 +147,7 @@ def lstm_cell(
     )
     c2 = _as_batch("hx[1] (c)", c, hidden_size, unbatched, "H")  # (N, H)
     check_same_dtype(input=x, **{"hx[1] (c)": c2}, **({} if weight_hr is None else {"weight_hr": weight_hr}))
-    check_devices("input", x, **{"hx[1] (c)": c2}, weight_hr=weight_hr)
+    check_same_device("input", x, **{"hx[1] (c)": c2}, weight_hr=weight_hr)
     check_lstm_shapes(
         **{"hx[0] (h)": (h2, "N,H_out"), "hx[1] (c)": (c2, "N,H")},
         weight_hh=(weight_hh, "4H,H_out"),
