@@ -93,7 +93,7 @@ def lstm_cell(
         g &= \tanh(x W_{ig}^\top + b_{ig} + h W_{hg}^\top + b_{hg}), \\
         o &= \sigma(x W_{io}^\top + b_{io} + h W_{ho}^\top + b_{ho}), \\
         c' &= f \odot c + i \odot g, \\
-        h' &= (o \odot \tanh c')\, W_{hr}^\top\ (\text{projection only with } W_{hr})
+        h' &= (o \odot \tanh c')\, W_p^\top\ (\text{projection only with } W_p)
         \end{aligned}
 
     Parameters
@@ -107,7 +107,7 @@ def lstm_cell(
     weight_hh : Tensor, shape (4H, H_out)
     bias_ih, bias_hh : Tensor, shape (4H,), optional
     weight_hr : Tensor, shape (proj_size, H), optional
-        The LSTMP projection (Sak et al. 2014).
+        The LSTMP projection :math:`W_p` (Sak et al. 2014), PyTorch's ``weight_hr_l{k}``.
 
     Returns
     -------
