@@ -207,8 +207,10 @@ def run_layers_backward(
         \frac{\partial \mathcal{L}}{\partial b_{ih}} = \sum_t \mathbf{1}^\top \delta a_t
           = \frac{\partial \mathcal{L}}{\partial b_{hh}}, \\
         \frac{\partial \mathcal{L}}{\partial W_{p}} &= \sum_t \delta h_t^\top m_t
-          \quad (\text{LSTM with } W_p,\ \text{PyTorch's } \texttt{weight\_hr\_l}k)
+          \quad (\text{LSTM with the projection } W_p)
         \end{aligned}
+
+    (:math:`W_p` is PyTorch's ``weight_hr_l{k}``; :math:`m_t = o_t \odot \tanh c_t`.)
 
     The GRU's input and recurrent weights see different deltas (:eq:`eq-gru-weights`,
     :eq:`eq-gru-bhn`), with :math:`\delta q_t = r_t \odot \delta n_t`:
