@@ -22,10 +22,7 @@ ROLE = re.compile(r"\{(?:func|class|meth)\}`~?([\w.]+)`")
 #: Computing functions whose docstrings do not yet show their equation (files outside this
 #: map's owner: rnndoc.loss, rnndoc.symbolic, rnndoc.layers.stack). Empty it as each gains its
 #: ``.. math::`` block; a name listed here that has one fails the test, so the list only shrinks.
-PENDING_EQUATION = {
-    "rnndoc.layers.stack.run_layers",
-    "rnndoc.layers.stack.run_layers_backward",
-}
+PENDING_EQUATION: set[str] = set()
 
 
 def _labels() -> dict[str, str]:

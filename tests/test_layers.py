@@ -180,6 +180,7 @@ SWEEP = {
                                                  "weight_hh": _t(16, 4), "weight_hr": None},
     "rnndoc.layers.gru_step": lambda: {"x_part": _t(2, 12), "h": _t(2, 4), "weight_hh": _t(12, 4), "bias_hn": _t(4)},
     "rnndoc.layers.gru_step_backward": lambda: {"dh_next": _t(2, 4), "saved": (_t(2, 4),) * 5, "weight_hh": _t(12, 4)},
+    "rnndoc.layers.gru_bias_hn": lambda: {"bias_hh": _t(12)},
     "rnndoc.layers.input_projection": lambda: {"x": _t(5, 2, 3), "weight_ih": _t(4, 3), "bias_ih": _t(4),
                                                "bias_hh": _t(4), "mode": "RNN_TANH"},
     "rnndoc.layers.rnn_cell": lambda: {"input": _t(2, 3), "hx": _t(2, 4), "weight_ih": _t(4, 3), "weight_hh": _t(4, 4),

@@ -187,6 +187,16 @@ def check_same_dtype(**tensors: torch.Tensor) -> None:
             raise TypeError(f"{name} must have the dtype of {reference_name} ({reference}), got {dtype}")
 
 
+def check_same_device(reference_name: str, reference: torch.Tensor, **tensors: torch.Tensor | None) -> None:
+    """Raise ValueError naming the first tensor (``None`` skipped) not on ``reference``'s device, and both devices."""
+    for name, value in tensors.items():
+        if value is not None and value.device != reference.device:
+            raise ValueError(
+                f"{name} is on device {value.device}, but {reference_name} is on device {reference.device}: "
+                "move them to one device"
+            )
+
+
 def check_dtype(name: str, value: object) -> torch.dtype:
     """``value`` if it is a floating ``torch.dtype``; ``None`` gives ``torch.float64``."""
     import torch  # noqa: PLC0415

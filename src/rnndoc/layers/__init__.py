@@ -18,7 +18,7 @@ arguments; ``forward``, ``backward``).
 
 from .cells import gru_cell, lstm_cell, rnn_cell
 from .dispatch import backward, forward
-from .gru import gru_step, gru_step_backward
+from .gru import gru_bias_hn, gru_step, gru_step_backward
 from .layer import rnn_tanh_layer
 from .lstm import lstm_step, lstm_step_backward
 from .rnn import rnn_step, rnn_step_backward
@@ -27,6 +27,7 @@ from .shared import input_projection
 __all__ = [
     "backward",
     "forward",
+    "gru_bias_hn",
     "gru_cell",
     "gru_step",
     "gru_step_backward",

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import torch
 
-from .._validate import check_choice, check_same_dtype, check_tensor
+from .._validate import check_choice, check_same_device, check_same_dtype, check_tensor
 from .gru import gru_bias_hn, gru_step
 from .lstm import check_lstm_shapes, lstm_step
 from .rnn import rnn_step
-from .shared import _as_batch, check_cell_arguments, check_devices, input_projection
+from .shared import _as_batch, check_cell_arguments, input_projection
 
 __all__ = ["gru_cell", "lstm_cell", "rnn_cell"]
 
@@ -93,7 +93,7 @@ def lstm_cell(
         g &= \tanh(x W_{ig}^\top + b_{ig} + h W_{hg}^\top + b_{hg}), \\
         o &= \sigma(x W_{io}^\top + b_{io} + h W_{ho}^\top + b_{ho}), \\
         c' &= f \odot c + i \odot g, \\
-        h' &= (o \odot \tanh c')\, W_{hr}^\top\ (\text{projection only with } W_{hr})
+        h' &= (o \odot \tanh c')\, W_p^\top\ (\text{projection only with } W_p)
         \end{aligned}
 
     Parameters
@@ -107,7 +107,7 @@ def lstm_cell(
     weight_hh : Tensor, shape (4H, H_out)
     bias_ih, bias_hh : Tensor, shape (4H,), optional
     weight_hr : Tensor, shape (proj_size, H), optional
-        The LSTMP projection (Sak et al. 2014).
+        The LSTMP projection :math:`W_p` (Sak et al. 2014), PyTorch's ``weight_hr_l{k}``.
 
     Returns
     -------
@@ -147,7 +147,7 @@ def lstm_cell(
     )
     c2 = _as_batch("hx[1] (c)", c, hidden_size, unbatched, "H")  # (N, H)
     check_same_dtype(input=x, **{"hx[1] (c)": c2}, **({} if weight_hr is None else {"weight_hr": weight_hr}))
-    check_devices("input", x, **{"hx[1] (c)": c2}, weight_hr=weight_hr)
+    check_same_device("input", x, **{"hx[1] (c)": c2}, weight_hr=weight_hr)
     check_lstm_shapes(
         **{"hx[0] (h)": (h2, "N,H_out"), "hx[1] (c)": (c2, "N,H")},
         weight_hh=(weight_hh, "4H,H_out"),

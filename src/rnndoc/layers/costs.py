@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
+from .._validate import check_bool, check_int
+
 __all__ = ["lstm_costs"]
-
-
-def _positive(name: str, value: object, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {value}")
-    return value
 
 
 def lstm_costs(input_size: int, hidden_size: int, proj_size: int = 0, bias: bool = True) -> dict[str, int]:
@@ -57,10 +51,9 @@ def lstm_costs(input_size: int, hidden_size: int, proj_size: int = 0, bias: bool
     >>> sum(p.numel() for p in torch.nn.LSTM(3, 8, proj_size=2).parameters())
     240
     """
-    if not isinstance(bias, bool):
-        raise TypeError(f"bias must be a bool, got {type(bias).__name__}")
-    h_in, h = _positive("input_size", input_size), _positive("hidden_size", hidden_size)
-    p = _positive("proj_size", proj_size, minimum=0)
+    check_bool("bias", bias)
+    h_in, h = check_int("input_size", input_size, minimum=1), check_int("hidden_size", hidden_size, minimum=1)
+    p = check_int("proj_size", proj_size, minimum=0)
     if p >= h:
         raise ValueError(f"proj_size must be below hidden_size = {h}, got {p}")
     h_out = p or h

@@ -6,7 +6,7 @@ r"""One layer, one direction: the loop over time, and the loop back for BPTT.
 product before the loop, which carries only the recurrent product. With a tape it keeps what
 ``run_direction_backward`` reads: the input, the state each step starts from, and each
 step's saved tensors. ``run_direction_backward`` runs the steps' backward functions
-against that order. With ``mask`` (L, N, 1), a sequence's state stops changing after its last
+against that order, and ``direction_gradients`` sums the weight gradients after that loop. With ``mask`` (L, N, 1), a sequence's state stops changing after its last
 step, its outputs there are zero, and its gradient there is only carried back. The weights
 are packed once per loop where oneDNN applies (:mod:`rnndoc.layers.products`). The stack
 (:mod:`rnndoc.layers.stack`) runs these over layers and directions.
@@ -20,7 +20,7 @@ import torch
 
 from .gru import gru_bias_hn, gru_step, gru_step_backward
 from .lstm import lstm_step, lstm_step_backward
-from .products import onednn_applies, pack
+from .products import matmul, onednn_applies, pack, transposed_products
 from .rnn import rnn_step, rnn_step_backward
 from .shared import input_projection
 
@@ -43,7 +43,7 @@ def run_direction(x, h, c, w: dict, mode: str, reverse: bool, mask, tape: list |
     outputs: list[Any] = [None] * length
     h_prev: list[Any] = [None] * length
     saved: list[Any] = [None] * length
-    step_saved: Any  # what the step's backward needs: a tuple, or h' alone for the RNN
+    step_saved: Any  # what the step's backward needs: a tuple, or h_t alone for the RNN
     for t in reversed(range(length)) if reverse else range(length):
         if mode == "LSTM":
             h_new, c_new, step_saved = lstm_step(x_part[t], h, c, w_hh, w_hr, check=False)  # (N, H_out)
@@ -70,9 +70,10 @@ def run_direction_backward(d_out, dh, dc, w: dict, record: dict, mode: str, reve
     d_out (L, N, H_out): the gradient at its outputs; dh (N, H_out), dc (N, H) or None: at its
     final state; ``record``: what :func:`run_direction` put on the tape. Returns ``delta``
     (L, N, G*H), the gradient at each step's ``x_part``; ``delta_hh`` (L, N, G*H), at
-    :math:`h W_{hh}^\top + b_{hh}` (``delta`` itself but for the GRU's n block, scaled by r);
-    ``dh_steps`` (L, N, H_out), at each h' (with a projection only, else None); and
-    :math:`\partial L/\partial h_0` (N, H_out), :math:`\partial L/\partial c_0` (N, H) or None.
+    :math:`h_{t-1} W_{hh}^\top + b_{hh}` (``delta`` itself but for the GRU's n block, :math:`\delta q_t`
+    = :math:`r_t \odot \delta n_t`); ``dh_steps`` (L, N, H_out), each :math:`\delta h_t` (with a
+    projection only, else None); and :math:`\partial \mathcal{L}/\partial h_0` (N, H_out),
+    :math:`\partial \mathcal{L}/\partial c_0` (N, H) or None.
     """
     length, batch = d_out.shape[:2]
     saved, hidden = record["saved"], w["weight_hh"].shape[0] // {"LSTM": 4, "GRU": 3}.get(mode, 1)
@@ -107,3 +108,38 @@ def run_direction_backward(d_out, dh, dc, w: dict, record: dict, mode: str, reve
         if dh_steps is not None:
             dh_steps[t] = dh_t  # (N, H_out)
     return delta, delta_hh, dh_steps, dh, dc
+
+
+def direction_gradients(delta, delta_hh, dh_steps, w: dict, record: dict):
+    r"""The input and weight gradients of one layer and direction, one matrix product each.
+
+    From the deltas :func:`~rnndoc.layers.direction.run_direction_backward` returns, summed
+    over time and batch as :func:`rnndoc.layers.stack.run_layers_backward` shows (:eq:`eq-lstm-weights`,
+    :eq:`eq-gru-weights`, :eq:`eq-gru-bhn`, :eq:`eq-bi-split`).
+    """
+    x = record["x"].flatten(0, 1)  # (L*N, F)
+    h_prev = torch.stack(record["h_prev"]).flatten(0, 1)  # (L*N, H_out): the state each step started from
+    flat, flat_hh = delta.flatten(0, 1), delta_hh.flatten(0, 1)  # (L*N, G*H)
+    fast = onednn_applies(delta, *w.values())
+    # eq-lstm-weights, eq-gru-weights, eq-gru-bhn: the sums over t (and the batch), delta = delta a_t
+    # ([delta r_t, delta z_t, delta n_t] for the GRU), delta_hh = delta a_t but for the GRU's
+    # [delta r_t, delta z_t, delta q_t], with delta q_t = r_t * delta n_t:
+    #   dL/dW_ih = sum_t delta_t^T x_t,  dL/dW_hh = sum_t delta_hh_t^T h_(t-1),
+    #   dL/db_ih = sum_t 1^T delta_t,  dL/db_hh = sum_t 1^T delta_hh_t (b_hn: sum_t 1^T (r_t * delta n_t)),
+    #   dL/dW_p = sum_t delta h_t^T m_t;  eq-bi-split, eq-stack-down: dL/dx_t = delta_t W_ih
+    if delta_hh is delta:  # one product each, delta^T laid out once for both
+        d_w_ih, d_w_hh = transposed_products(flat, [x, h_prev], fast)  # (G*H, F), (G*H, H_out)
+    else:  # the GRU: delta_hh's n block is delta's scaled by r
+        (d_w_ih,), (d_w_hh,) = (
+            transposed_products(flat, [x], fast),
+            transposed_products(flat_hh, [h_prev], fast),
+        )
+    grads = {"weight_ih": d_w_ih, "weight_hh": d_w_hh}
+    if w["bias_ih"] is not None:
+        grads["bias_ih"] = delta.sum((0, 1))  # (G*H,)
+        grads["bias_hh"] = grads["bias_ih"].clone() if delta_hh is delta else delta_hh.sum((0, 1))  # (G*H,)
+    if w["weight_hr"] is not None:  # h_t = m_t W_p^T with m_t = o_t * tanh(c_t); W_p is weight_hr
+        m = torch.stack([o * tanh_c for _, _, _, o, _, tanh_c in record["saved"]])  # (L, N, H)
+        grads["weight_hr"] = transposed_products(dh_steps.flatten(0, 1), [m.flatten(0, 1)], fast)[0]  # (P, H)
+    d_x = matmul(flat, pack(w["weight_ih"], flat.shape[0], fast))  # (L*N, F): delta W_ih
+    return d_x.view(*delta.shape[:2], w["weight_ih"].shape[1]), grads  # (L, N, F); N may be 0

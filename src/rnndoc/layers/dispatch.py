@@ -143,8 +143,9 @@ def _gradient(name: str, value, like):
 def backward(module: nn.Module, input, hx=None, grad_output=None, grad_hx=None) -> dict:
     r"""The gradients autograd would give through ``module(input, hx)``, by BPTT from scratch.
 
-    For a loss :math:`L` with :math:`\partial L/\partial\,\text{output}` = ``grad_output``
-    and :math:`\partial L/\partial h_n` (and :math:`c_n`) = ``grad_hx``, returns what
+    For a loss :math:`\mathcal{L}` with :math:`\partial \mathcal{L}/\partial\,\text{output}` =
+    ``grad_output`` and :math:`\partial \mathcal{L}/\partial h_n` (and
+    :math:`\partial \mathcal{L}/\partial c_n`) = ``grad_hx``, returns what
     ``torch.autograd.grad((output, h_n[, c_n]), (input, h_0[, c_0], *parameters),
     (grad_output, grad_hx...))`` returns, for every configuration :func:`forward` runs. Each
     step's backward is :func:`~rnndoc.layers.rnn_step_backward`,
@@ -162,16 +163,22 @@ def backward(module: nn.Module, input, hx=None, grad_output=None, grad_hx=None) 
         Shaped like :func:`forward`'s ``output`` (a ``PackedSequence`` for packed input; for
         the cells, like the cell's return: a pair for ``nn.LSTMCell``). None means zero.
     grad_hx : Tensor or tuple, optional
-        Shaped like the final state ``h_n`` (a pair ``(h_n, c_n)`` for an LSTM); None means
-        zero. Must be None for the cells.
+        The gradient of the final state the module *returns*: :math:`\partial \mathcal{L}/\partial h_n`,
+        shaped like ``h_n`` (for an LSTM the pair :math:`(\partial \mathcal{L}/\partial h_n,
+        \partial \mathcal{L}/\partial c_n)`, shaped like ``(h_n, c_n)``); not a gradient of the
+        given ``hx``, whose gradient is returned under ``"hx"``. The name follows the argument
+        ``hx`` it pairs with in the call. None means zero. Must be None for the cells.
 
     Returns
     -------
     dict
-        ``"input"``: :math:`\partial L/\partial\,\text{input}`, shaped like ``input`` (for a
-        ``PackedSequence``, like ``input.data``); ``"hx"``: :math:`\partial L/\partial h_0`
-        shaped like h_0 (a pair with :math:`\partial L/\partial c_0` for an LSTM), at the
-        default h_0 = 0 when ``hx`` is None; and one entry per weight the module computes
+        ``"input"``: :math:`\partial \mathcal{L}/\partial\,\text{input}`, shaped like ``input``
+        (for a ``PackedSequence``, like ``input.data``); ``"hx"``: the gradient of the *given*
+        initial state ``hx`` = :math:`h_0`, that is :math:`\partial \mathcal{L}/\partial h_0`
+        shaped like :math:`h_0` (for an LSTM the pair :math:`(\partial \mathcal{L}/\partial h_0,
+        \partial \mathcal{L}/\partial c_0)`), at the default :math:`h_0 = 0` when ``hx`` is
+        None; not the ``grad_hx`` passed in (that one is at :math:`h_n`, the end of the
+        sequence); and one entry per weight the module computes
         with, by PyTorch's name (``weight_ih_l0``, ``bias_hh_l1_reverse``, ``weight_hr_l0``;
         the cells' ``weight_ih``, ...), shaped like it. For a plain module these are the
         names of ``module.named_parameters()``; for a pruned or parametrized module they are

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import torch
 
-from .._validate import check_same_dtype, check_tensor
-from .shared import check_devices
+from .._validate import check_same_device, check_same_dtype, check_tensor
 from .stack import run_layers
 
 __all__ = ["rnn_tanh_layer"]
@@ -83,7 +82,7 @@ def rnn_tanh_layer(
     for name, bias in biases.items():
         check_tensor(name, bias, (hidden_size,), "(H,)")
     check_same_dtype(input=input, weight_ih=weight_ih, h_0=h_0, weight_hh=weight_hh, **biases)
-    check_devices("input", input, weight_ih=weight_ih, h_0=h_0, weight_hh=weight_hh, **biases)
+    check_same_device("input", input, weight_ih=weight_ih, h_0=h_0, weight_hh=weight_hh, **biases)
 
     # One layer, one direction of the general stack: the input projection of the whole
     # sequence is one product, the loop carries h_(t-1) W_hh^T (rnndoc.layers.stack).

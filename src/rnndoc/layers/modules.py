@@ -14,10 +14,10 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import PackedSequence, pad_packed_sequence
 
-from .._validate import check_same_dtype, check_tensor
+from .._validate import check_same_device, check_same_dtype, check_tensor
 from .effective import check_runs_as_torch_class, effective_tensor
 from .packed import check_packed, pack_like
-from .shared import check_cell_arguments, check_devices, check_real
+from .shared import check_cell_arguments, check_real
 
 __all__: list[str] = []  # dispatch's internals: forward and backward are the public face
 
@@ -116,7 +116,7 @@ def _state(module, name, value, size, x, form, weight, required):
         raise ValueError(f"{name} must have shape {labels} = {shape}, got {tuple(value.shape)}{hint}")
     check_tensor(name, value, shape, labels)
     check_same_dtype(weight_ih_l0=weight, **{name: value})
-    check_devices("input", x, **{name: value})
+    check_same_device("input", x, **{name: value})
     return value.unsqueeze(1) if form == "unbatched" else value  # (D * num_layers, N, size)
 
 
@@ -124,7 +124,7 @@ def _read_cell(module, input, hx, mode, params) -> Call:
     if not isinstance(input, torch.Tensor):
         raise TypeError(f"input must be a torch.Tensor, got {type(input).__name__}")
     check_real("input", input)
-    check_devices("input", input, **params)
+    check_same_device("input", input, **params)
     batch = () if input.dim() == 1 else input.shape[:1]
     c = None
     if mode == "LSTM":
@@ -139,7 +139,7 @@ def _read_cell(module, input, hx, mode, params) -> Call:
         shape, labels = ((h.shape[1],), "(H,)") if unbatched else (tuple(h.shape), "(N, H)")
         c = check_tensor("c", zeros if c is None else c, shape, labels)
         check_same_dtype(input=x, c=c)
-        check_devices("input", x, c=c)
+        check_same_device("input", x, c=c)
         c = c.reshape(1, *h.shape)  # (1, N, H)
     return Call(mode, 1, False, _names(module), params, x[None], h[None], c, None,
                 "unbatched_cell" if unbatched else "cell", input)  # fmt: skip
@@ -165,7 +165,7 @@ def read_call(module: nn.Module, input, hx) -> Call:
         )
     weight = params["weight_ih_l0"]
     x, lengths, form = _sequence(module, input, weight)  # (L, N, H_in)
-    check_devices("input", x, **params)
+    check_same_device("input", x, **params)
     h_out = getattr(module, "proj_size", 0) or module.hidden_size
     if mode == "LSTM":
         if hx is not None and not (isinstance(hx, tuple | list) and len(hx) == 2):

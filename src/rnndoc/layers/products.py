@@ -134,20 +134,6 @@ def _full_float32_precision() -> bool:
 
 @overload
 def pack(weight: torch.Tensor, rows: int, use_onednn: bool) -> Weight: ...
-def _full_float32_precision() -> bool:
-    """Whether float32 products must run in float32 (no TF32 or bfloat16), read without raising.
-
-    ``torch.get_float32_matmul_precision`` raises once the newer per-backend settings
-    (``torch.backends.*.fp32_precision``) have been used; then those settings are read instead.
-    """
-    onednn = getattr(getattr(torch.backends.mkldnn, "matmul", None), "fp32_precision", "none")
-    try:
-        legacy = torch.get_float32_matmul_precision()
-    except RuntimeError:  # the newer API is in use: it alone says what oneDNN may do
-        legacy = "highest"
-    return legacy == "highest" and onednn in ("none", "ieee")
-
-
 @overload
 def pack(weight: None, rows: int, use_onednn: bool) -> None: ...
 def pack(weight: torch.Tensor | None, rows: int, use_onednn: bool) -> Weight | None:

@@ -26,22 +26,26 @@ def _check_nonlinearity(nonlinearity: object) -> None:
 def rnn_step(
     x_part: torch.Tensor, h: torch.Tensor, weight_hh: Weight, nonlinearity: str, *, check: bool = True
 ) -> torch.Tensor:
-    r"""One Elman step from the precomputed input projection: :math:`h' = \phi(x_{part} + h W_{hh}^\top)`.
+    r"""One Elman step from the precomputed input projection: :math:`h_t = \phi(a_t)`.
+
+    .. math:: a_t = x_{part} + h_{t-1} W_{hh}^\top, \qquad x_{part} = x_t W_{ih}^\top + b_{ih} + b_{hh}
 
     Parameters
     ----------
     x_part : Tensor, shape (N, H)
-        :math:`x W_{ih}^\top + b_{ih} + b_{hh}` from :func:`rnndoc.layers.input_projection`.
+        :math:`x_t W_{ih}^\top + b_{ih} + b_{hh}` from :func:`rnndoc.layers.input_projection`.
     h : Tensor, shape (N, H)
+        :math:`h_{t-1}`.
     weight_hh : Tensor, shape (H, H)
     nonlinearity : {"tanh", "relu"}
+        :math:`\phi`.
     check : bool, default True
         False skips the argument checks (the stack checks its arguments once, not per step).
 
     Returns
     -------
     Tensor, shape (N, H)
-        :math:`h'`; it is also all that :func:`rnn_step_backward` needs.
+        :math:`h_t`; it is also all that :func:`rnn_step_backward` needs.
 
     Raises
     ------
@@ -64,7 +68,7 @@ def rnn_step(
     if check_bool("check", check):
         _check_nonlinearity(nonlinearity)
         check_shapes(x_part=(x_part, "N,H"), h=(h, "N,H"), weight_hh=(weight_hh, "H,H"))
-    return _ACTIVATIONS[nonlinearity](linear(h, weight_hh, add=x_part))  # (N, H): phi(x_part + h W_hh^T)
+    return _ACTIVATIONS[nonlinearity](linear(h, weight_hh, add=x_part))  # (N, H): phi(a_t)
 
 
 def rnn_step_backward(
@@ -75,37 +79,46 @@ def rnn_step_backward(
     *,
     check: bool = True,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    r"""Backward of :func:`rnn_step`: from :math:`\partial L/\partial h'` to the step's inputs.
+    r"""Backward of :func:`rnn_step`: from :math:`\delta h_t` to the step's inputs.
+
+    The book's BPTT recursion, one step, batched (:eq:`eq-h0-grad` at t = 1):
+    :math:`\delta h_t = \partial \mathcal{L}/\partial h_t` is the total derivative by the
+    step's output, :math:`\delta_t = \partial \mathcal{L}/\partial a_t` the derivative by
+    its pre-activation:
 
     .. math::
 
         \begin{aligned}
-        \delta &= \frac{\partial L}{\partial h'} \odot \phi'(a), \\
-        \phi'(a) &= 1 - h'^2\ (\tanh),\ [h' > 0]\ (\mathrm{ReLU}), \\
-        \frac{\partial L}{\partial x_{part}} &= \delta, \\
-        \frac{\partial L}{\partial h} &= \delta\, W_{hh}
+        \delta_t &= \delta h_t \odot \phi'(a_t), \qquad
+          \phi'(a_t) = 1 - h_t^2\ (\tanh),\ [h_t > 0]\ (\mathrm{ReLU}), \\
+        \frac{\partial \mathcal{L}}{\partial h_{t-1}} &= \delta_t W_{hh}
+          \quad (\text{through step } t)
         \end{aligned}
 
+    The caller adds :math:`\partial \mathcal{L}/\partial\,\mathrm{output}_{t-1}` to the second
+    to make :math:`\delta h_{t-1}` (at t = 1 it is :math:`\partial \mathcal{L}/\partial h_0`).
     The weight gradient :math:`\sum_t \delta_t^\top h_{t-1}` is summed by the caller after
     the loop over time (one matrix product).
 
     Parameters
     ----------
     dh_next : Tensor, shape (N, H)
-        :math:`\partial L/\partial h'`, everything that reaches :math:`h'`.
+        :math:`\delta h_t`, everything that reaches this step's output :math:`h_t` (from
+        :math:`\mathrm{output}_t` and from step t + 1).
     h_next : Tensor, shape (N, H)
-        :math:`h'` as :func:`rnn_step` returned it.
+        :math:`h_t` as :func:`rnn_step` returned it.
     weight_hh : Tensor, shape (H, H)
     nonlinearity : {"tanh", "relu"}
+        :math:`\phi`.
     check : bool, default True
         False skips the argument checks (the stack checks its arguments once, not per step).
 
     Returns
     -------
     delta : Tensor, shape (N, H)
-        :math:`\partial L/\partial a = \partial L/\partial x_{part}`.
+        :math:`\delta_t = \partial \mathcal{L}/\partial a_t`, also the derivative by ``x_part``.
     dh : Tensor, shape (N, H)
-        :math:`\partial L/\partial h`.
+        :math:`\delta_t W_{hh}`, the derivative by :math:`h_{t-1}` through step t.
 
     Raises
     ------
@@ -115,7 +128,7 @@ def rnn_step_backward(
 
     Notes
     -----
-    Shapes are checked, as in :func:`rnn_step`. The BPTT recursion of the book's BPTT chapter, batched; Werbos (1990).
+    The BPTT recursion of the book's BPTT chapter (:eq:`eq-delta`), batched; Werbos (1990).
 
     Examples
     --------
@@ -129,5 +142,5 @@ def rnn_step_backward(
         _check_nonlinearity(nonlinearity)
         check_shapes(dh_next=(dh_next, "N,H"), h_next=(h_next, "N,H"), weight_hh=(weight_hh, "H,H"))
     slope = 1 - h_next * h_next if nonlinearity == "tanh" else (h_next > 0).to(h_next.dtype)  # (N, H)
-    delta = dh_next * slope  # (N, H)
-    return delta, matmul(delta, weight_hh)  # (N, H), (N, H): delta W_hh
+    delta = dh_next * slope  # (N, H): delta_t = delta h_t * phi'(a_t)
+    return delta, matmul(delta, weight_hh)  # (N, H), (N, H): delta_t W_hh

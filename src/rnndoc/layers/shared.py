@@ -11,7 +11,7 @@ import re
 
 import torch
 
-from .._validate import check_choice, check_same_dtype, check_tensor
+from .._validate import check_choice, check_same_device, check_same_dtype, check_tensor
 from .products import Packed, Weight, linear
 
 __all__ = ["input_projection"]
@@ -120,7 +120,7 @@ def check_shapes(**named: tuple[object, str]) -> dict[str, int]:
 def _check_alike(tensors: dict[str, torch.Tensor]) -> None:
     """One device (else ``ValueError``) and one dtype (else ``TypeError``), unless autocast mixes dtypes."""
     (first, reference), *_ = tensors.items()
-    check_devices(first, reference, **tensors)
+    check_same_device(first, reference, **tensors)
     device = reference.device.type
     if not (torch.amp.is_autocast_available(device) and torch.is_autocast_enabled(device)):
         check_same_dtype(**tensors)
@@ -158,16 +158,6 @@ def check_real(name: str, value: torch.Tensor) -> None:
         )
 
 
-def check_devices(reference: str, tensor: torch.Tensor, **tensors: torch.Tensor | None) -> None:
-    """Raise ``ValueError`` naming the first tensor that is not on ``tensor``'s device, and both devices."""
-    for name, value in tensors.items():
-        if value is not None and value.device != tensor.device:
-            raise ValueError(
-                f"{name} is on device {value.device}, but {reference} is on device {tensor.device}: "
-                "move them to one device"
-            )
-
-
 def _as_batch(name: str, value: object, size: int, unbatched: bool, what: str) -> torch.Tensor:
     """A cell argument in the caller's layout ((N, size), or (size,) unbatched), returned as (N, size)."""
     if unbatched:
@@ -203,5 +193,5 @@ def check_cell_arguments(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gate
         if bias is not None:
             tensors[name] = check_tensor(name, bias, (rows,), "(G*H,)")
     check_same_dtype(**tensors)
-    check_devices("input", x, **tensors)
+    check_same_device("input", x, **tensors)
     return x, h, unbatched, hidden_size

@@ -7,7 +7,7 @@ recurrent product. With ``lengths`` (variable-length sequences), a sequence's st
 changing after its last step and its outputs there are zero, so the reverse direction of
 each sequence starts at its own end. The backward sweep runs the same loops the other way
 (top layer first, each direction against its time order); the weight gradients are summed
-over time after the loop, one matrix product each.
+over time after the loop, one matrix product each (``direction.direction_gradients``).
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ from typing import Any
 import torch
 
 from .._validate import check_lengths
-from .direction import run_direction, run_direction_backward
-from .products import matmul, onednn_applies, pack, transposed_products
+from .direction import direction_gradients, run_direction, run_direction_backward
 from .stack_arguments import check_stack_arguments, check_tape, check_weights
 
 __all__ = ["run_layers", "run_layers_backward"]
@@ -54,6 +53,37 @@ def run_layers(
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
     r"""Run ``num_layers`` recurrent layers over time-first input, as ``nn.RNN/LSTM/GRU`` do.
 
+    The loop of :eq:`eq-cell-loop` for each layer l and direction (:math:`\rightarrow` reads
+    :math:`t = 1, \dots, T`, :math:`\leftarrow` reads :math:`t = T, \dots, 1`), stacked as in
+    :eq:`eq-stacked` and joined as in :eq:`eq-bidirectional`; the state :math:`s_t` is
+    :math:`h_t`, or :math:`(h_t, c_t)` for the LSTM, and each layer and direction has its own
+    weights:
+
+    .. math::
+
+        \begin{aligned}
+        \overrightarrow{s}^{(l)}_t &= \operatorname{cell}\bigl(x^{(l)}_t, \overrightarrow{s}^{(l)}_{t-1}\bigr),
+          \qquad
+        \overleftarrow{s}^{(l)}_t = \operatorname{cell}\bigl(x^{(l)}_t, \overleftarrow{s}^{(l)}_{t+1}\bigr), \\
+        x^{(0)}_t &= x_t, \qquad
+        x^{(l)}_t = \bigl[\overrightarrow{h}^{(l-1)}_t \,;\, \overleftarrow{h}^{(l-1)}_t\bigr]
+          \quad (l \ge 1), \\
+        \text{output}_t &= \bigl[\overrightarrow{h}_t \,;\, \overleftarrow{h}_t\bigr]
+          \quad (\text{the last layer}), \qquad
+        h_n = \bigl[\overrightarrow{h}_T,\ \overleftarrow{h}_1\bigr] \quad (\text{each layer})
+        \end{aligned}
+
+    The states start from ``h_0`` (and ``c_0``): :math:`\overrightarrow{s}^{(l)}_0` and
+    :math:`\overleftarrow{s}^{(l)}_{T+1}`. With one direction only the :math:`\rightarrow` terms
+    remain (:math:`\text{output}_t = h_t`, :math:`h_n = h_T`). With ``lengths``, sequence b stops
+    at its length :math:`T_b` and its reverse direction starts at :math:`x_{T_b}`; its outputs
+    past :math:`T_b` are zero (:eq:`eq-packed`):
+
+    .. math::
+
+        \overrightarrow{h}^{(b)}_n = \overrightarrow{h}^{(b)}_{T_b}, \qquad
+        \overleftarrow{h}^{(b)}_n = \overleftarrow{h}^{(b)}_1
+
     Parameters
     ----------
     input : Tensor, shape (L, N, H_in)
@@ -81,12 +111,26 @@ def run_layers(
     h_n : Tensor, shape (num_layers * D, N, H_out)
     c_n : Tensor, shape (num_layers * D, N, H), or None
 
+    Raises
+    ------
+    TypeError
+        If a flag has the wrong type (``mode`` not a str, ``num_layers`` not an int,
+        ``bidirectional`` not a bool), ``params`` is not a mapping, a tensor argument is not a
+        floating tensor, ``lengths`` is not an integer tensor, ``tape`` is not a list, or the
+        dtypes differ.
+    ValueError
+        If ``mode`` is not one of the four, ``num_layers`` < 1, a shape disagrees (the message
+        names the argument or the weight, ``params['weight_hh_l0']``, with the expected shape
+        and the actual one), a weight is missing, ``c_0`` is given for a mode other than LSTM
+        or missing for an LSTM, ``input`` has no time step, a length lies outside [1, L], or
+        the tensors are on different devices.
+
     Notes
     -----
     The layout of ``h_0``/``h_n`` and of the weights follows PyTorch's ``torch.nn.RNN``,
     ``torch.nn.LSTM`` and ``torch.nn.GRU`` documentation; bidirectional RNNs are Schuster
-    and Paliwal (1997). Shapes, flags and weight names are checked; :func:`rnndoc.layers.forward`
-    checks more (dtypes, devices, the caller's layouts).
+    and Paliwal (1997). :func:`rnndoc.layers.forward` checks more (the module, the caller's
+    layouts, autocast).
 
     Examples
     --------
@@ -117,38 +161,6 @@ def run_layers(
     return x, torch.stack(h_n), None if c_0 is None else torch.stack(c_n)  # (L, N, D*H_out), (lD, N, H_out)
 
 
-def _gradients(delta, delta_hh, dh_steps, w: dict, record: dict):
-    r"""The input and weight gradients of one layer and direction, one matrix product each.
-
-    From the deltas :func:`~rnndoc.layers.direction.run_direction_backward` returns, summed
-    over time and batch: :math:`\partial L/\partial W_{ih} = \sum_t \delta_t^\top x_t`,
-    :math:`\partial L/\partial W_{hh} = \sum_t \delta_{hh,t}^\top h_{t-1}`, the biases'
-    :math:`\sum_t \delta_t` (:math:`\delta_{hh}` for :math:`b_{hh}`),
-    :math:`\partial L/\partial W_{hr} = \sum_t (\partial L/\partial h'_t)^\top m_t`; and
-    :math:`\partial L/\partial x_t = \delta_t W_{ih}`.
-    """
-    x = record["x"].flatten(0, 1)  # (L*N, F)
-    h_prev = torch.stack(record["h_prev"]).flatten(0, 1)  # (L*N, H_out): the state each step started from
-    flat, flat_hh = delta.flatten(0, 1), delta_hh.flatten(0, 1)  # (L*N, G*H)
-    fast = onednn_applies(delta, *w.values())
-    if delta_hh is delta:  # one product each, delta^T laid out once for both
-        d_w_ih, d_w_hh = transposed_products(flat, [x, h_prev], fast)  # (G*H, F), (G*H, H_out)
-    else:  # the GRU: delta_hh's n block is delta's scaled by r
-        (d_w_ih,), (d_w_hh,) = (
-            transposed_products(flat, [x], fast),
-            transposed_products(flat_hh, [h_prev], fast),
-        )
-    grads = {"weight_ih": d_w_ih, "weight_hh": d_w_hh}
-    if w["bias_ih"] is not None:
-        grads["bias_ih"] = delta.sum((0, 1))  # (G*H,)
-        grads["bias_hh"] = grads["bias_ih"].clone() if delta_hh is delta else delta_hh.sum((0, 1))  # (G*H,)
-    if w["weight_hr"] is not None:  # h' = m W_hr^T with m = o * tanh(c')
-        m = torch.stack([o * tanh_c for _, _, _, o, _, tanh_c in record["saved"]])  # (L, N, H)
-        grads["weight_hr"] = transposed_products(dh_steps.flatten(0, 1), [m.flatten(0, 1)], fast)[0]  # (P, H)
-    d_x = matmul(flat, pack(w["weight_ih"], flat.shape[0], fast))  # (L*N, F): delta W_ih
-    return d_x.view(*delta.shape[:2], w["weight_ih"].shape[1]), grads  # (L, N, F); N may be 0
-
-
 def run_layers_backward(
     tape: list,
     grad_output: torch.Tensor,
@@ -163,35 +175,110 @@ def run_layers_backward(
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None, dict[str, torch.Tensor]]:
     r"""BPTT through the stack :func:`run_layers` ran: the gradients of its inputs and weights.
 
-    The gradient of a layer's output splits into its two directions (forward first); each
-    direction runs its steps' backward functions against its own time order, starting from
-    :math:`\partial L/\partial h_n` (and :math:`\partial L/\partial c_n`); the two directions'
-    input gradients add up and flow down to the layer below.
+    The gradient of a layer's output splits into its two directions (forward first, :eq:`eq-bi-split`);
+    each direction runs its steps' backward functions (:func:`rnndoc.layers.rnn_step_backward`,
+    :func:`~rnndoc.layers.lstm_step_backward`, :func:`~rnndoc.layers.gru_step_backward`) against
+    its own time order, starting from :math:`\partial \mathcal{L}/\partial h_n` (and
+    :math:`\partial \mathcal{L}/\partial c_n`); the two directions' input gradients add up and flow
+    down to the layer below (:eq:`eq-stack-down`). With :math:`\delta X = \partial \mathcal{L}/\partial X`
+    and :math:`\delta a_t` the derivative by the pre-activations (:math:`\delta_t` for the RNN):
+
+    .. math::
+
+        \begin{aligned}
+        \overrightarrow{\delta h}_t &= \delta\mathrm{output}_t[:, :H_{out}] + (\text{from step } t + 1),
+          \qquad
+        \overleftarrow{\delta h}_t = \delta\mathrm{output}_t[:, H_{out}:] + (\text{from step } t - 1), \\
+        \delta\mathrm{output}^{(l)}_t &= \frac{\partial \mathcal{L}}{\partial x^{(l+1)}_t}
+          = \overrightarrow{\delta a}^{(l+1)}_t\, \overrightarrow{W}^{(l+1)}_{ih}
+          + \overleftarrow{\delta a}^{(l+1)}_t\, \overleftarrow{W}^{(l+1)}_{ih}
+        \end{aligned}
+
+    and :math:`\partial \mathcal{L}/\partial x_t` likewise from layer 0. Each weight is used at
+    every step, so its gradient is summed over time (and the batch), one matrix product after
+    the loop, for each layer and direction (:eq:`eq-lstm-weights`; the RNN's read the same with
+    :math:`\delta_t`):
+
+    .. math::
+
+        \begin{aligned}
+        \frac{\partial \mathcal{L}}{\partial W_{ih}} &= \sum_t \delta a_t^\top x_t, \qquad
+        \frac{\partial \mathcal{L}}{\partial W_{hh}} = \sum_t \delta a_t^\top h_{t-1}, \qquad
+        \frac{\partial \mathcal{L}}{\partial b_{ih}} = \sum_t \mathbf{1}^\top \delta a_t
+          = \frac{\partial \mathcal{L}}{\partial b_{hh}}, \\
+        \frac{\partial \mathcal{L}}{\partial W_{p}} &= \sum_t \delta h_t^\top m_t
+          \quad (\text{LSTM with the projection } W_p)
+        \end{aligned}
+
+    (:math:`W_p` is PyTorch's ``weight_hr_l{k}``; :math:`m_t = o_t \odot \tanh c_t`.)
+
+    The GRU's input and recurrent weights see different deltas (:eq:`eq-gru-weights`,
+    :eq:`eq-gru-bhn`), with :math:`\delta q_t = r_t \odot \delta n_t`:
+
+    .. math::
+
+        \begin{aligned}
+        \frac{\partial \mathcal{L}}{\partial W_{ih}} &= \sum_t [\delta r_t, \delta z_t, \delta n_t]^\top x_t,
+          \qquad
+        \frac{\partial \mathcal{L}}{\partial W_{hh}} = \sum_t [\delta r_t, \delta z_t, \delta q_t]^\top h_{t-1}, \\
+        \frac{\partial \mathcal{L}}{\partial b_{in}} &= \sum_t \mathbf{1}^\top \delta n_t, \qquad
+        \frac{\partial \mathcal{L}}{\partial b_{hn}} = \sum_t \mathbf{1}^\top (r_t \odot \delta n_t)
+        \end{aligned}
+
+    With ``lengths``, for sequence b of length :math:`T_b` (:eq:`eq-packed-grad`):
+
+    .. math::
+
+        \begin{aligned}
+        \frac{\partial \mathcal{L}}{\partial x^{(b)}_t} &= 0 \quad (t > T_b), \qquad
+        \overrightarrow{\delta h}^{(b)}_{T_b} = \delta\mathrm{output}^{(b)}_{T_b}[:, :H_{out}]
+          + \frac{\partial \mathcal{L}}{\partial \overrightarrow{h}^{(b)}_n}, \\
+        \frac{\partial \mathcal{L}}{\partial \overleftarrow{h}^{(b)}_0}
+          &= \overleftarrow{\delta a}^{(b)}_{T_b}\, \overleftarrow{W}_{hh}
+        \end{aligned}
 
     Parameters
     ----------
     tape : list
         As :func:`run_layers` filled it (same arguments).
     grad_output : Tensor, shape (L, N, D * H_out)
-        :math:`\partial L/\partial\,\text{output}`; zero past each sequence's end.
+        :math:`\partial \mathcal{L}/\partial\,\text{output}`; zero past each sequence's end.
     grad_h_n : Tensor, shape (num_layers * D, N, H_out)
+        :math:`\partial \mathcal{L}/\partial h_n`, the gradient of the ``h_n`` :func:`run_layers` returned.
     grad_c_n : Tensor, shape (num_layers * D, N, H), or None
-        LSTM only.
+        :math:`\partial \mathcal{L}/\partial c_n`; LSTM only.
     params, mode, num_layers, bidirectional, lengths
         As given to :func:`run_layers`.
 
     Returns
     -------
     grad_input : Tensor, shape (L, N, H_in)
+        :math:`\partial \mathcal{L}/\partial x_t` for every t.
     grad_h_0 : Tensor, shape (num_layers * D, N, H_out)
+        :math:`\partial \mathcal{L}/\partial h_0`.
     grad_c_0 : Tensor, shape (num_layers * D, N, H), or None
+        :math:`\partial \mathcal{L}/\partial c_0`; LSTM only.
     grads : dict of str to Tensor
         One entry per name in ``params``, with its shape.
 
+    Raises
+    ------
+    TypeError
+        If a flag has the wrong type, ``tape`` is not a list, ``grad_output`` or ``grad_h_n``
+        is not a tensor, ``params`` is not a mapping, ``lengths`` is not an integer tensor,
+        or the dtypes differ.
+    ValueError
+        If ``tape`` does not hold one record per layer and direction filled with the same
+        ``mode``, a gradient's shape is not that of what :func:`run_layers` returned, a shape
+        disagrees (the message names the argument or the weight, the expected and the actual
+        shape), a weight is missing, ``grad_c_n`` is given for a mode other than LSTM or
+        missing for an LSTM, a length lies outside [1, L], or the tensors are on different
+        devices.
+
     Notes
     -----
-    Shapes are checked; :func:`rnndoc.layers.backward` checks more. BPTT as in Werbos (1990);
-    the layouts are PyTorch's.
+    :func:`rnndoc.layers.backward` checks more (the module, the caller's layouts). BPTT as in
+    Werbos (1990); the layouts are PyTorch's.
 
     Examples
     --------
@@ -223,7 +310,7 @@ def run_layers_backward(
             delta, delta_hh, dh_steps, grad_h_0[index], grad_c_0[index] = run_direction_backward(
                 d_out, grad_h_n[index], dc_n, weights, tape[index], mode, direction == 1, mask
             )  # (L, N, G*H), (L, N, G*H), (L, N, H_out) or None, (N, H_out), (N, H) or None
-            dx, found = _gradients(delta, delta_hh, dh_steps, weights, tape[index])  # (L, N, F)
+            dx, found = direction_gradients(delta, delta_hh, dh_steps, weights, tape[index])  # (L, N, F)
             d_below = dx if d_below is None else d_below + dx  # (L, N, F)
             grads |= {kind + suffix: g for kind, g in found.items()}
         d_layer = d_below

@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from .._validate import check_instance, check_same_dtype, check_tensor
+from .._validate import check_instance, check_same_device, check_same_dtype, check_tensor
 
 Recurrent = nn.RNN | nn.LSTM | nn.GRU
 Weights = tuple[torch.Tensor, torch.Tensor, torch.Tensor | None, torch.Tensor | None]
@@ -35,18 +35,8 @@ def check_step(
     if gates == 4:
         given["c_prev"] = check_tensor("c_prev", c_prev, (size,), "(H,)")
     check_same_dtype(**given)
-    check_same_device(**given)
+    check_same_device("x_t", x_t, **given)
     return size
-
-
-def check_same_device(**tensors: torch.Tensor) -> None:
-    """Raise ValueError naming the first tensor on another device than the first one."""
-    (first, reference), *others = tensors.items()
-    for name, tensor in others:
-        if tensor.device != reference.device:
-            raise ValueError(
-                f"{name} must be on the device of {first} ({reference.device}), got {tensor.device}"
-            )
 
 
 def check_module_input(module: Recurrent, input: torch.Tensor) -> Weights:
@@ -60,5 +50,5 @@ def check_module_input(module: Recurrent, input: torch.Tensor) -> Weights:
     weight_ih, weight_hh = (getattr(module, f"weight_{k}_l0") for k in ("ih", "hh"))
     bias_ih, bias_hh = (getattr(module, f"bias_{k}_l0") if module.bias else None for k in ("ih", "hh"))
     check_same_dtype(weight_ih_l0=weight_ih, input=input)
-    check_same_device(weight_ih_l0=weight_ih, input=input)
+    check_same_device("weight_ih_l0", weight_ih, input=input)
     return weight_ih, weight_hh, bias_ih, bias_hh
