@@ -182,7 +182,7 @@ LAYERS_TABLE: dict[str, dict[str, Spec]] = {
         "lengths": LENGTHS,
         "tape": optional(custom(list, ("type", "x", TypeError))),
     },
-    "rnndoc.layers.stack.run_layers_backward": {
+    "rnndoc.layers.stack_backward.run_layers_backward": {
         "tape": custom(_tape, ("type", "x", TypeError), ("range", [], ValueError)),
         "grad_output": _tensor(L, N, H),
         "grad_h_n": _tensor(1, N, H),

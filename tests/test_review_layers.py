@@ -15,7 +15,8 @@ from torch.nn.utils import prune
 from torch.nn.utils.rnn import PackedSequence
 
 from rnndoc.layers import backward, forward, gru_step, input_projection, lstm_step, rnn_step
-from rnndoc.layers.stack import run_layers, run_layers_backward
+from rnndoc.layers.stack import run_layers
+from rnndoc.layers.stack_backward import run_layers_backward
 
 F64 = torch.float64
 

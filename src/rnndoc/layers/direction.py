@@ -114,7 +114,7 @@ def direction_gradients(delta, delta_hh, dh_steps, w: dict, record: dict):
     r"""The input and weight gradients of one layer and direction, one matrix product each.
 
     From the deltas :func:`~rnndoc.layers.direction.run_direction_backward` returns, summed
-    over time and batch as :func:`rnndoc.layers.stack.run_layers_backward` shows (:eq:`eq-lstm-weights`,
+    over time and batch as :func:`rnndoc.layers.stack_backward.run_layers_backward` shows (:eq:`eq-lstm-weights`,
     :eq:`eq-gru-weights`, :eq:`eq-gru-bhn`, :eq:`eq-bi-split`).
     """
     x = record["x"].flatten(0, 1)  # (L*N, F)

@@ -3,7 +3,7 @@ r"""``forward(module, input, hx)`` and ``backward(module, input, hx, grad_output
 What a PyTorch recurrent module returns, and the gradients autograd would give through it,
 computed from scratch: ``rnndoc.layers.modules.read_call`` reads the module and checks
 the arguments, :func:`rnndoc.layers.stack.run_layers` and
-:func:`~rnndoc.layers.stack.run_layers_backward` do the work. No recurrent kernel and no
+:func:`~rnndoc.layers.stack_backward.run_layers_backward` do the work. No recurrent kernel and no
 autograd is called: only tensor algebra, plus the ``torch.nn.utils.rnn`` helpers that take
 a ``PackedSequence`` apart and build one.
 """
@@ -16,7 +16,8 @@ from torch.nn.utils.rnn import PackedSequence, pad_packed_sequence
 
 from .effective import check_no_backward_hooks
 from .modules import Call, caller_gradients, caller_output, read_call
-from .stack import run_layers, run_layers_backward
+from .stack import run_layers
+from .stack_backward import run_layers_backward
 
 __all__ = ["backward", "forward"]
 
@@ -151,7 +152,7 @@ def backward(module: nn.Module, input, hx=None, grad_output=None, grad_hx=None) 
     step's backward is :func:`~rnndoc.layers.rnn_step_backward`,
     :func:`~rnndoc.layers.lstm_step_backward` or
     :func:`~rnndoc.layers.gru_step_backward`; the stack
-    (:func:`~rnndoc.layers.stack.run_layers_backward`) carries the deltas back in time, down
+    (:func:`~rnndoc.layers.stack_backward.run_layers_backward`) carries the deltas back in time, down
     the layers, and splits them between the directions; padded steps of a packed input get no
     gradient and each sequence's reverse pass starts at its own end.
 

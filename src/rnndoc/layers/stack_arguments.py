@@ -1,4 +1,4 @@
-"""The checks of :func:`rnndoc.layers.stack.run_layers` and :func:`~rnndoc.layers.stack.run_layers_backward`.
+"""The checks of :func:`rnndoc.layers.stack.run_layers` and :func:`~rnndoc.layers.stack_backward.run_layers_backward`.
 
 One weight check for both (``check_weights``): every weight of every layer and direction
 against the others and against the state it meets (one ``check_shapes`` call each). Besides:
@@ -85,7 +85,7 @@ def check_weights(params: object, mode: str, num_layers: int, bidirectional: boo
 
 
 def check_tape(tape, grad_output, grad_h_n, grad_c_n, mode, num_layers, bidirectional) -> None:
-    """Check :func:`rnndoc.layers.stack.run_layers_backward`'s arguments against the forward's tape."""
+    """Check :func:`rnndoc.layers.stack_backward.run_layers_backward`'s arguments against the forward's tape."""
     _check_flags(mode, num_layers, bidirectional)
     directions = 2 if bidirectional else 1
     records = num_layers * directions
