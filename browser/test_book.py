@@ -96,8 +96,10 @@ MEASURE = """async () => {
     cue: pre.classList.contains('rnndoc-scrolls'),
   }));
   return {
-    column: Math.floor(width), window: window.innerWidth, equations: equations, tables: tables, code: code,
-    page_overflow: document.scrollingElement.scrollWidth - window.innerWidth,
+    // the layout viewport: a phone zooms out over a page wider than itself, widening innerWidth
+    column: Math.floor(width), window: document.documentElement.clientWidth,
+    equations: equations, tables: tables, code: code,
+    page_overflow: document.scrollingElement.scrollWidth - document.documentElement.clientWidth,
   };
 }"""
 
