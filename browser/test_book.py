@@ -96,8 +96,10 @@ MEASURE = """async () => {
     cue: pre.classList.contains('rnndoc-scrolls'),
   }));
   return {
-    column: Math.floor(width), window: window.innerWidth, equations: equations, tables: tables, code: code,
-    page_overflow: document.scrollingElement.scrollWidth - window.innerWidth,
+    // the layout viewport: a phone zooms out over a page wider than itself, widening innerWidth
+    column: Math.floor(width), window: document.documentElement.clientWidth,
+    equations: equations, tables: tables, code: code,
+    page_overflow: document.scrollingElement.scrollWidth - document.documentElement.clientWidth,
   };
 }"""
 
@@ -265,14 +267,16 @@ def test_measure_sees_a_wide_equation(browser, overflow, cue, width_name, misfit
 
 
 def test_page_helpers_stack_a_wide_table_and_mark_a_scrolling_equation(browser):
-    """docs/_static/rnndoc.js and rnndoc.css on a made-up phone page: the wide table is
-    stacked (each cell labelled with its column) and fits; an equation a little too wide is set
-    smaller and fits; the far too wide one scrolls in its box, which is marked and fades at
-    its clipped edge."""
+    """docs/_static/rnndoc.js and rnndoc.css on a made-up phone page: the wide table of text is
+    stacked (each cell labelled with a copy of its column's head, math included) and fits; the
+    wide table of numbers keeps its columns and scrolls with the cue; an equation a little too
+    wide is set smaller and fits; the far too wide one scrolls in its box, which is marked and
+    fades at its clipped edge; a figure's image becomes a link to its file."""
     static = Path(__file__).resolve().parents[1] / "docs" / "_static"
     context = browser.new_context(viewport={"width": WIDTHS["phone"], "height": 800}, is_mobile=True)
     page = context.new_page()
-    cells = "".join(f"<td><code>weight_hh_l{i}_reverse_and_more</code></td>" for i in range(4))
+    cells = "".join(f"<td>the rule for <code>weight_hh_l{i}_reverse_and_more</code></td>" for i in range(4))
+    numbers = "".join(f"<td>{1234567.0 + i:.6e}</td>" for i in range(12))
     page.set_content(
         '<meta name="viewport" content="width=device-width">'
         '<article class="bd-article" style="padding: 0 10px"><div class="math">'
@@ -280,15 +284,24 @@ def test_page_helpers_stack_a_wide_table_and_mark_a_scrolling_equation(browser):
         '<mjx-math style="display: inline-block; width: 900px">x</mjx-math></mjx-container></div>'
         '<div class="math"><mjx-container display="true" style="display: block; overflow: auto hidden">'
         '<mjx-math style="display: inline-block; width: 30em">y</mjx-math></mjx-container></div>'
-        "<table><thead><tr><th>a</th><th>b</th><th>c</th><th>d</th></tr></thead>"
-        f"<tbody><tr>{cells}</tr></tbody></table></article>"
+        '<table id="text"><thead><tr><th><mjx-container class="MathJax">a</mjx-container></th>'
+        "<th>b</th><th>c</th><th>d</th></tr></thead>"
+        f"<tbody><tr>{cells}</tr></tbody></table>"
+        f'<table id="numbers"><thead><tr>{"<th>x</th>" * 12}</tr></thead>'
+        f"<tbody><tr>{numbers}</tr><tr>{numbers}</tr></tbody></table>"
+        '<figure><img src="fig.png" alt="a figure"></figure></article>'
     )
     page.add_style_tag(path=str(static / "rnndoc.css"))
     page.add_script_tag(path=str(static / "rnndoc.js"))
     measured = page.evaluate(MEASURE)
     marks = page.evaluate("""() => ({
-      table: document.querySelector('table').className,
+      table: document.querySelector('#text').className,
       label: document.querySelector('td').dataset.label,
+      label_math: document.querySelectorAll('#text td .rnndoc-label mjx-container').length,
+      label_shown: getComputedStyle(document.querySelector('#text td .rnndoc-label')).display,
+      numbers: document.querySelector('#numbers').className,
+      figure_link: document.querySelector('figure a.rnndoc-figure-link img') !== null
+        && document.querySelector('figure a').getAttribute('href'),
       box: document.querySelector('mjx-container').className,
       near: document.querySelectorAll('mjx-container')[1].className,
       near_size: document.querySelectorAll('mjx-container')[1].style.fontSize,
@@ -298,6 +311,11 @@ def test_page_helpers_stack_a_wide_table_and_mark_a_scrolling_equation(browser):
     context.close()
     assert marks["table"] == "rnndoc-stacked", marks
     assert marks["label"] == "a", marks
+    assert marks["label_math"] == 1, marks  # the label copies the head's math
+    assert marks["label_shown"] == "block", marks
+    numbers_marks = {"rnndoc-scroll-table", "rnndoc-scrolls", "rnndoc-scrolls-at-start"}
+    assert set(marks["numbers"].split()) == numbers_marks, marks  # kept a table: it scrolls
+    assert marks["figure_link"] == "fig.png", marks
     assert set(marks["box"].split()) >= {"rnndoc-scrolls", "rnndoc-scrolls-at-start"}, marks
     assert "linear-gradient" in marks["mask"], marks
     assert marks["near"] == "", marks  # fits once smaller: no cue needed

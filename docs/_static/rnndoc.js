@@ -1,25 +1,58 @@
 // The rnndoc book's page helpers (docs/_static/rnndoc.js; styles in rnndoc.css).
-// 1. On a narrow screen, a table wider than the text column is stacked: one row after the
-//    other, each cell on its own line under its column's name (rnndoc-stacked). A table that
-//    is still too wide, or too wide on a wider screen, scrolls in its own box
+// 1. On a narrow screen, a table of text (the notation page, the cheat sheet: one of its
+//    columns holds sentences) wider than the text column is stacked: one row after the
+//    other, each cell on its own line under its column's name, the head cell's own HTML, math
+//    included (rnndoc-stacked). A table of numbers keeps its rows and columns. A table that is
+//    still too wide, or too wide on a wider screen, scrolls in its own box
 //    (rnndoc-scroll-table).
 // 2. On a phone, a display equation a little too wide for its box is set smaller to fit.
 //    One still wider (or such a table, or a code block) scrolls inside its box, which then
 //    shows that it does: its clipped edges fade out (rnndoc-scrolls, and -at-start/-at-end
 //    when it is scrolled to an end).
+// 3. A chapter's figure opens at full size, alone, on a tap or a click: each figure image is
+//    wrapped in a link to its own image file (on the same site).
 (function () {
   "use strict";
   var NARROW = 700; // CSS px: below this width, wide tables are stacked
 
   function labelCells(table) {
-    var heads = Array.prototype.map.call(table.querySelectorAll("thead th"), function (th) {
-      return th.textContent.trim();
-    });
+    if (table.dataset.rnndocLabelled) { return; }
+    table.dataset.rnndocLabelled = "1";
+    var heads = Array.prototype.slice.call(table.querySelectorAll("thead th"));
     table.querySelectorAll("tbody tr").forEach(function (row) {
       Array.prototype.forEach.call(row.children, function (cell, index) {
-        if (heads[index]) { cell.setAttribute("data-label", heads[index]); }
         cell.classList.toggle("rnndoc-empty", cell.textContent.trim() === "");
+        var head = heads[index];
+        if (!head || head.textContent.trim() === "") { return; }
+        cell.setAttribute("data-label", head.textContent.trim());
+        // the label is a copy of the head cell's HTML, so that its math stays math
+        var label = document.createElement("span");
+        label.className = "rnndoc-label";
+        label.setAttribute("aria-hidden", "true");
+        Array.prototype.forEach.call(head.childNodes, function (node) {
+          label.appendChild(node.cloneNode(true));
+        });
+        cell.insertBefore(label, cell.firstChild);
       });
+    });
+  }
+
+  function words(cell) { // words of prose in a cell, its math left out
+    var copy = cell.cloneNode(true);
+    copy.querySelectorAll("mjx-container, .rnndoc-label").forEach(function (el) { el.remove(); });
+    return (copy.textContent.match(/[A-Za-z]{2,}/g) || []).length;
+  }
+
+  function isText(table) { // some column's typical cell is a phrase of 4 words or more
+    var counts = [];
+    table.querySelectorAll("tbody tr").forEach(function (row) {
+      Array.prototype.forEach.call(row.children, function (cell, index) {
+        (counts[index] = counts[index] || []).push(words(cell));
+      });
+    });
+    return counts.some(function (column) {
+      var sorted = column.slice().sort(function (a, b) { return a - b; });
+      return sorted[Math.floor(sorted.length / 2)] >= 4; // the median cell
     });
   }
 
@@ -34,7 +67,7 @@
     document.querySelectorAll("article.bd-article table").forEach(function (table) {
       table.classList.remove("rnndoc-stacked", "rnndoc-scroll-table");
       if (!tooWide(table)) { return; }
-      if (viewport < NARROW) {
+      if (viewport < NARROW && isText(table)) {
         labelCells(table);
         table.classList.add("rnndoc-stacked");
       }
@@ -78,7 +111,21 @@
     });
   }
 
+  function linkFigures() {
+    var images = "article.bd-article figure img, article.bd-article .cell_output img";
+    document.querySelectorAll(images).forEach(function (img) {
+      if (img.closest("a")) { return; }
+      var link = document.createElement("a");
+      link.href = img.getAttribute("src");
+      link.className = "rnndoc-figure-link";
+      link.title = "Open the figure at full size";
+      img.parentNode.insertBefore(link, img);
+      link.appendChild(img);
+    });
+  }
+
   function update() {
+    linkFigures();
     fitTables();
     markScrollers();
     document.documentElement.dataset.rnndocFitted = "1"; // the browser check waits for it

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import matplotlib.figure
+from matplotlib import patheffects
 
 from ._validate import check_float, check_int, check_mapping, check_numbers, check_sequence
 from .colors import network_colors
@@ -23,8 +24,10 @@ def plot_gradient_norms(
         A label and the norms at distances 0, 1, 2, ... (a list, or a 1-d tensor as from
         :func:`rnndoc.vanishing.state_gradient_norms`).
     bounds : dict of str to float, optional
-        A curve's label and its :math:`\sigma_{\max}`: the bound :math:`\sigma_{\max}^{T-t}` is
-        drawn dashed, in that curve's colour.
+        A curve's label and its :math:`\lVert W_{hh} \rVert_2`: the bound
+        :math:`\lVert W_{hh} \rVert_2^{T-t}` is drawn in that curve's colour, dashed for the first
+        bound, dotted for the second, with a white edge and over the curves, so that a bound on
+        which its curve lies stays visible. Each curve has its own marker.
 
     Returns
     -------
@@ -60,12 +63,17 @@ def plot_gradient_norms(
     fig = matplotlib.figure.Figure(figsize=(6.4, 4.4), layout="constrained")
     ax = fig.add_subplot()
     colors = network_colors(list(curves))  # the book's colour for each network
-    for label, norms in curves.items():
-        (line,) = ax.semilogy(range(len(norms)), norms, "o-", ms=3, color=colors[label], label=label)
+    halo = [patheffects.Stroke(linewidth=3.2, foreground="white"), patheffects.Normal()]
+    bound_styles = iter([(0, (5, 2)), (0, (1, 1.2)), "-.", (0, (5, 1, 1, 1))] * len(curves))
+    for index, (label, norms) in enumerate(curves.items()):
+        marker = "osD^v<>"[index % 7]
+        (line,) = ax.semilogy(range(len(norms)), norms, "-", marker=marker, ms=3.5, lw=1,
+                              color=colors[label], label=label)  # fmt: skip
         if label in bounds:
             sigma = bounds[label]
             distances = range(len(norms))
-            ax.semilogy(distances, [sigma**d for d in distances], "--", lw=1, color=line.get_color(),
+            ax.semilogy(distances, [sigma**d for d in distances], linestyle=next(bound_styles), lw=2.2,
+                        color=line.get_color(), zorder=3, path_effects=halo,
                         label=f"bound {sigma:g}$^{{T-t}}$")  # fmt: skip
     ax.set_xlabel("distance T - t (steps)")
     ax.set_ylabel(r"$\|\partial h_T / \partial h_t\|_2$")
