@@ -332,6 +332,27 @@ def _rewrite_all_if_book_changed(app, env):
     return sorted(env.found_docs)
 
 
+# --- pages another builder re-read: written again by this one ------------------------------
+# The doctest builder runs first and re-reads (executes) every page whose source or rnndoc
+# module changed; the HTML builder, sharing the environment, then finds nothing to read, and
+# Sphinx writes only the pages a builder read itself or whose source file is newer than its
+# output. A page re-read because a docstring or an imported module changed would keep its old
+# HTML. So each read is logged with a serial number, and each builder writes again every page
+# read since it last wrote (read, not executed: the doctrees are already there).
+def _log_reads(app, env, docnames):
+    env.rnndoc_read_serial = env.__dict__.get("rnndoc_read_serial", 0) + 1
+    reads = env.__dict__.setdefault("rnndoc_reads", {})
+    reads.update(dict.fromkeys(docnames, env.rnndoc_read_serial))
+
+
+def _write_pages_others_read(app, env):
+    seen = env.__dict__.setdefault("rnndoc_written_serial", {})
+    last = seen.get(app.builder.name, 0)
+    reads = env.__dict__.get("rnndoc_reads", {})
+    seen[app.builder.name] = env.__dict__.get("rnndoc_read_serial", 0)
+    return sorted(doc for doc, serial in reads.items() if serial > last and doc in env.found_docs)
+
+
 # --- exercises in the PDF ----------------------------------------------------------------
 # sphinx-exercise labels an exercise "exercise:<label>" in LaTeX, while a solution's title links
 # to "<docname>:<label>", as Sphinx's LaTeX writer names targets; without that second label the
@@ -352,6 +373,8 @@ def _latex_exercise_labels(app, doctree, docname):
 def setup(app):
     app.connect("doctree-resolved", _latex_exercise_labels)
     app.connect("env-get-updated", _rewrite_all_if_book_changed)
+    app.connect("env-before-read-docs", _log_reads)
+    app.connect("env-get-updated", _write_pages_others_read)
     app.connect("autodoc-process-signature", _dataclass_factories)
     app.connect("html-page-context", _pdf_edition_button, priority=502)  # after the theme's (501)
     app.connect("build-finished", _copy_mathjax)

@@ -123,8 +123,8 @@ def bptt_gradients(values: Mapping[str, torch.Tensor], truncation: int | None = 
         \delta_t &= \bigl(h_t - y_t + W_{hh}^\top \delta_{t+1}\bigr) \odot \bigl(1 - h_t^2\bigr),
             \qquad \delta_{T+1} = 0, \\
         \frac{\partial \mathcal{L}}{\partial W_{hh}} &= \sum_{t=1}^{T} \delta_t h_{t-1}^\top, \quad
-        \frac{\partial \mathcal{L}}{\partial W_{ih}} = \sum_{t=1}^{T} \delta_t x_t^\top, \quad
-        \frac{\partial \mathcal{L}}{\partial b_{ih}} = \frac{\partial \mathcal{L}}{\partial b_{hh}}
+        \frac{\partial \mathcal{L}}{\partial W_{ih}} = \sum_{t=1}^{T} \delta_t x_t^\top, \\
+        \frac{\partial \mathcal{L}}{\partial b_{ih}} &= \frac{\partial \mathcal{L}}{\partial b_{hh}}
             = \sum_{t=1}^{T} \delta_t, \quad
         \frac{\partial \mathcal{L}}{\partial h_0} = W_{hh}^\top \delta_1
         \end{aligned}

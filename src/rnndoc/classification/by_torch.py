@@ -76,10 +76,11 @@ def path_contributions(values: Mapping[str, torch.Tensor], target: int = TARGET)
 
     .. math::
 
-        \frac{\partial \mathcal{L}}{\partial W_{hh}} = \sum_{t=1}^{T} \delta_t h_{t-1}^\top,
-        \qquad
-        \delta_T = W_{hy}^\top (p - e_\kappa) \odot (1 - h_T^2),\qquad
+        \begin{aligned}
+        \frac{\partial \mathcal{L}}{\partial W_{hh}} &= \sum_{t=1}^{T} \delta_t h_{t-1}^\top, \\
+        \delta_T &= W_{hy}^\top (p - e_\kappa) \odot (1 - h_T^2), \qquad
         \delta_t = W_{hh}^\top \delta_{t+1} \odot (1 - h_t^2)
+        \end{aligned}
 
     with :math:`\delta_t = \partial \mathcal{L} / \partial a_t`, :math:`W_{hy}` the head's
     ``linear.weight``, :math:`p - e_\kappa = \partial \mathcal{L} / \partial v` (the probabilities

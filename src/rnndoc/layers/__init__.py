@@ -8,8 +8,8 @@ grad_hx)`` the gradients autograd gives through it. The modules, lowest first:
 :mod:`~rnndoc.layers.rnn`, :mod:`~rnndoc.layers.lstm`, :mod:`~rnndoc.layers.gru` (each
 kind's step and its backward side by side); :mod:`~rnndoc.layers.cells` (the three
 ``torch.nn`` cells); :mod:`~rnndoc.layers.direction` (the loop over time of one layer and
-direction, and its BPTT); :mod:`~rnndoc.layers.stack` (the sweeps over layers and
-directions, with :mod:`~rnndoc.layers.stack_arguments`, their checks);
+direction, and its BPTT); :mod:`~rnndoc.layers.stack` and :mod:`~rnndoc.layers.stack_backward` (the sweeps over
+layers and directions, with :mod:`~rnndoc.layers.stack_arguments`, their checks);
 :mod:`~rnndoc.layers.layer` (one tanh layer); :mod:`~rnndoc.layers.modules`,
 :mod:`~rnndoc.layers.effective`, :mod:`~rnndoc.layers.packed` and
 :mod:`~rnndoc.layers.dispatch` (reading a ``torch.nn`` module, its weights and its

@@ -43,9 +43,8 @@ def run_layers_backward(
     .. math::
 
         \begin{aligned}
-        \overrightarrow{\delta h}_t &= \delta\mathrm{output}_t[:, :H_{out}] + (\text{from step } t + 1),
-          \qquad
-        \overleftarrow{\delta h}_t = \delta\mathrm{output}_t[:, H_{out}:] + (\text{from step } t - 1), \\
+        \overrightarrow{\delta h}_t &= \delta\mathrm{output}_t[:, :H_{out}] + (\text{from step } t + 1), \\
+        \overleftarrow{\delta h}_t &= \delta\mathrm{output}_t[:, H_{out}:] + (\text{from step } t - 1), \\
         \delta\mathrm{output}^{(l)}_t &= \frac{\partial \mathcal{L}}{\partial x^{(l+1)}_t}
           = \overrightarrow{\delta a}^{(l+1)}_t\, \overrightarrow{W}^{(l+1)}_{ih}
           + \overleftarrow{\delta a}^{(l+1)}_t\, \overleftarrow{W}^{(l+1)}_{ih}
@@ -60,8 +59,8 @@ def run_layers_backward(
 
         \begin{aligned}
         \frac{\partial \mathcal{L}}{\partial W_{ih}} &= \sum_t \delta a_t^\top x_t, \qquad
-        \frac{\partial \mathcal{L}}{\partial W_{hh}} = \sum_t \delta a_t^\top h_{t-1}, \qquad
-        \frac{\partial \mathcal{L}}{\partial b_{ih}} = \sum_t \mathbf{1}^\top \delta a_t
+        \frac{\partial \mathcal{L}}{\partial W_{hh}} = \sum_t \delta a_t^\top h_{t-1}, \\
+        \frac{\partial \mathcal{L}}{\partial b_{ih}} &= \sum_t \mathbf{1}^\top \delta a_t
           = \frac{\partial \mathcal{L}}{\partial b_{hh}}, \\
         \frac{\partial \mathcal{L}}{\partial W_{p}} &= \sum_t \delta h_t^\top m_t
           \quad (\text{LSTM with the projection } W_p)

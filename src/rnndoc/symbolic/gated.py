@@ -51,11 +51,11 @@ def lstm_step(s: Mapping[str, sympy.Matrix]) -> tuple[sympy.Matrix, sympy.Matrix
     .. math::
 
         \begin{aligned}
-        i &= \sigma(W_{ii} x + b_{ii} + W_{hi} h + b_{hi}), &
+        i &= \sigma(W_{ii} x + b_{ii} + W_{hi} h + b_{hi}), \\
         f &= \sigma(W_{if} x + b_{if} + W_{hf} h + b_{hf}), \\
-        g &= \tanh(W_{ig} x + b_{ig} + W_{hg} h + b_{hg}), &
+        g &= \tanh(W_{ig} x + b_{ig} + W_{hg} h + b_{hg}), \\
         o &= \sigma(W_{io} x + b_{io} + W_{ho} h + b_{ho}), \\
-        c_t &= f \odot c_{t-1} + i \odot g, & h_t &= o \odot \tanh(c_t)
+        c_t &= f \odot c_{t-1} + i \odot g, \qquad h_t = o \odot \tanh(c_t)
         \end{aligned}
 
     PyTorch's ``torch.nn.LSTM`` documentation (the blocks stacked i, f, g, o in ``weight_ih``
@@ -107,9 +107,9 @@ def gru_step(s: Mapping[str, sympy.Matrix]) -> sympy.Matrix:
     .. math::
 
         \begin{aligned}
-        r &= \sigma(W_{ir} x + b_{ir} + W_{hr} h + b_{hr}), &
+        r &= \sigma(W_{ir} x + b_{ir} + W_{hr} h + b_{hr}), \\
         z &= \sigma(W_{iz} x + b_{iz} + W_{hz} h + b_{hz}), \\
-        n &= \tanh(W_{in} x + b_{in} + r \odot (W_{hn} h + b_{hn})), &
+        n &= \tanh(W_{in} x + b_{in} + r \odot (W_{hn} h + b_{hn})), \\
         h_t &= (1 - z) \odot n + z \odot h_{t-1}
         \end{aligned}
 
