@@ -416,6 +416,7 @@ def buildtimes(session: nox.Session) -> None:
     """
     import json  # noqa: PLC0415
     import subprocess  # noqa: PLC0415
+    import time  # noqa: PLC0415
 
     timings = [_timed_docs(session, "cold (nox -R -s docs -- --clean)", "-R", "-s", "docs", "--", "--clean")]
     serial = sum(timings[0]["executed"].values())
@@ -458,11 +459,16 @@ def buildtimes(session: nox.Session) -> None:
         if case["executed"]:
             session.error(f"undoing the chapter edit executed {sorted(case['executed'])}: cached before")
         module_file.write_bytes(originals[module_file] + b"\n# buildtimes: an edit\n")
+        before = time.time()
         case = _timed_docs(session, f"package edit ({module})", "-R", "-s", "docs")
         timings.append(case)
         if set(case["executed"]) != users[module]:
             session.error(f"editing {module} executed {sorted(case['executed'])}, "
                           f"expected exactly {sorted(users[module])}")  # fmt: skip
+        # the doctest builder re-read them; the HTML builder must write them again, not keep old pages
+        stale = [doc for doc in users[module] if (BUILD / "html" / f"{doc}.html").stat().st_mtime < before]
+        if stale:
+            session.error(f"editing {module} re-executed {stale} but left their HTML pages unwritten")
         session.log(f"editing {module} re-executed {len(case['executed'])} of {len(closures)} notebooks, "
                     f"exactly those importing it")  # fmt: skip
     finally:
