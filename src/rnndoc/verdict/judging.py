@@ -1,8 +1,9 @@
 """The one comparison loop: each hand-set check's gap measured, then judged against its tolerance.
 
-:func:`handset_gaps` measures every check of :data:`~rnndoc.verdict.tolerances.TOLERANCES`
-from the witnesses' raw results (:func:`gradient_gaps` the gradient witnesses' against sympy);
-:func:`judge` holds each gap against its row of the table.
+:func:`~rnndoc.verdict.handset_gaps` measures every check of
+:data:`~rnndoc.verdict.tolerances.TOLERANCES` from the witnesses' raw results
+(:func:`~rnndoc.verdict.gradient_gaps` the gradient witnesses' against sympy);
+:func:`~rnndoc.verdict.judge` holds each gap against its row of the table.
 """
 
 from __future__ import annotations
