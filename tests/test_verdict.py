@@ -2,6 +2,8 @@
 
 import math
 import re
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -23,6 +25,17 @@ from rnndoc.verdict import (
     judge,
     max_abs_difference,
 )
+
+
+def test_reading_the_table_loads_neither_sympy_nor_the_witnesses():
+    code = (
+        "import sys; from rnndoc.verdict import TOLERANCES, judge; "
+        "print(sorted(m for m in ('sympy', 'rnndoc.witnesses') if m in sys.modules), len(TOLERANCES))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert result.stdout.split() == ["[]", "6"]  # the command line's help reads the table cheaply
 
 
 def test_tolerances_are_the_policy():
