@@ -27,8 +27,8 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from rnndoc.layers import backward
-from rnndoc.layers.modules import read_call
-from rnndoc.layers.stack import run_layers
+from rnndoc.layers.boundary import read_call
+from rnndoc.layers.sweep import run_layers
 
 N, L, SIZE = 32, 128, 256
 TARGETS = {"RNN": 1.2, "GRU": 1.3, "LSTM": 1.6}
@@ -87,8 +87,8 @@ def rnndoc_saved_bytes(module, x, hx) -> int:
     def tensors(value):
         if isinstance(value, torch.Tensor):
             return [value]
-        if isinstance(value, dict):
-            value = list(value.values())
+        if isinstance(value, dict) or hasattr(value, "__dataclass_fields__"):  # a Tape, or a dict
+            value = list((value if isinstance(value, dict) else vars(value)).values())
         return [t for item in value for t in tensors(item)] if isinstance(value, list | tuple) else []
 
     outputs = [output, h_n] + ([] if c_n is None else [c_n])

@@ -51,50 +51,7 @@ def _saved(count: int) -> Spec:
 
 
 MODULE = Instance(_module, extra=())
-CHECK = Bool(lambda: True)
 
-
-def _params() -> dict[str, torch.Tensor]:
-    return {"weight_ih_l0": _t(H, H_IN), "weight_hh_l0": _t(H, H), "bias_ih_l0": _t(H), "bias_hh_l0": _t(H)}
-
-
-def _tape() -> list:
-    from rnndoc.layers.stack import run_layers  # noqa: PLC0415
-
-    tape: list = []
-    run_layers(
-        _t(L, N, H_IN),
-        _t(1, N, H),
-        None,
-        _params(),
-        mode="RNN_TANH",
-        num_layers=1,
-        bidirectional=False,
-        tape=tape,
-    )
-    return tape
-
-
-STACK = {
-    "mode": Choice(lambda: "RNN_TANH"),
-    "num_layers": Int(lambda: 1, minimum=1),
-    "bidirectional": Bool(lambda: False),
-}
-LENGTHS = optional(
-    custom(
-        lambda: torch.tensor([L, L]),
-        ("type", [L, L], TypeError),
-        ("shape", torch.tensor([[L, L]]), ValueError),
-        ("range", torch.tensor([0, L]), ValueError),
-    )
-)
-PARAMS = custom(
-    _params,
-    ("type", [], TypeError),
-    ("range", {}, ValueError),
-    ("shape", {**_params(), "weight_hh_l0": _t(H, H, 1)}, ValueError),
-    ("dtype", {**_params(), "weight_hh_l0": torch.zeros(H, H, dtype=torch.int64)}, TypeError),
-)
 
 #: Keyed like tests/test_arguments.TABLE.
 LAYERS_TABLE: dict[str, dict[str, Spec]] = {
@@ -110,62 +67,56 @@ LAYERS_TABLE: dict[str, dict[str, Spec]] = {
         ),
         "weight_hr": optional(_tensor(H, H)),
     },
-    "rnndoc.layers.rnn.rnn_step": {
+    "rnndoc.layers.cells.rnn_step": {
         "x_part": _tensor(N, H),
         "h": _tensor(N, H),
         "weight_hh": _tensor(H, H),
         "nonlinearity": Choice(lambda: "tanh"),
-        "check": CHECK,
     },
-    "rnndoc.layers.rnn.rnn_step_backward": {
+    "rnndoc.layers.cells.rnn_step_backward": {
         "dh_next": _tensor(N, H),
         "h_next": _tensor(N, H),
         "weight_hh": _tensor(H, H),
         "nonlinearity": Choice(lambda: "tanh"),
-        "check": CHECK,
     },
-    "rnndoc.layers.lstm.lstm_step": {
+    "rnndoc.layers.cells.lstm_step": {
         "x_part": _tensor(N, 4 * H),
         "h": _tensor(N, H),
         "c": _tensor(N, H),
         "weight_hh": _tensor(4 * H, H),
         "weight_hr": optional(_tensor(H, H)),
-        "check": CHECK,
     },
-    "rnndoc.layers.lstm.lstm_step_backward": {
+    "rnndoc.layers.cells.lstm_step_backward": {
         "dh_next": _tensor(N, H),
         "dc_next": _tensor(N, H),
         "saved": _saved(6),  # i, f, g, o, c, tanh_c
         "weight_hh": _tensor(4 * H, H),
         "weight_hr": optional(_tensor(H, H)),
-        "check": CHECK,
     },
-    "rnndoc.layers.gru.gru_step": {
+    "rnndoc.layers.cells.gru_step": {
         "x_part": _tensor(N, 3 * H),
         "h": _tensor(N, H),
         "weight_hh": _tensor(3 * H, H),
         "bias_hn": optional(_tensor(H)),
-        "check": CHECK,
     },
-    "rnndoc.layers.gru.gru_step_backward": {
+    "rnndoc.layers.cells.gru_step_backward": {
         "dh_next": _tensor(N, H),
         "saved": _saved(5),  # h, r, z, n, hh_n
         "weight_hh": _tensor(3 * H, H),
-        "check": CHECK,
     },
-    "rnndoc.layers.gru.gru_bias_hn": {
+    "rnndoc.layers.cells.gru_bias_hn": {
         "bias_hh": optional(
             custom(lambda: _t(3 * H), ("type", [0.0] * 3, TypeError), ("shape", _t(3 * H + 1), ValueError))
         )
     },
-    "rnndoc.layers.shared.input_projection": {
+    "rnndoc.layers.cells.input_projection": {
         "x": _tensor(L, N, H_IN),
         "weight_ih": _tensor(3 * H, H_IN),
         "bias_ih": _given(3 * H),
         "bias_hh": _given(3 * H),
         "mode": Choice(lambda: "GRU"),
     },
-    "rnndoc.layers.layer.rnn_tanh_layer": {
+    "rnndoc.layers.sweep.rnn_tanh_layer": {
         "input": _tensor(L, N, H_IN),
         "h_0": _tensor(N, H),
         "weight_ih": _tensor(H, H_IN),
@@ -173,30 +124,12 @@ LAYERS_TABLE: dict[str, dict[str, Spec]] = {
         "bias_ih": _given(H),
         "bias_hh": _given(H),
     },
-    "rnndoc.layers.stack.run_layers": {
-        "input": _tensor(L, N, H_IN),
-        "h_0": _tensor(1, N, H),
-        "c_0": optional(_tensor(1, N, H)),
-        "params": PARAMS,
-        **STACK,
-        "lengths": LENGTHS,
-        "tape": optional(custom(list, ("type", "x", TypeError))),
-    },
-    "rnndoc.layers.stack_backward.run_layers_backward": {
-        "tape": custom(_tape, ("type", "x", TypeError), ("range", [], ValueError)),
-        "grad_output": _tensor(L, N, H),
-        "grad_h_n": _tensor(1, N, H),
-        "grad_c_n": optional(_tensor(1, N, H)),
-        "params": PARAMS,
-        **STACK,
-        "lengths": LENGTHS,
-    },
-    "rnndoc.layers.dispatch.forward": {
+    "rnndoc.layers.forward": {
         "module": MODULE,
         "input": _tensor(L, N, H_IN),
         "hx": optional(_tensor(1, N, H)),
     },
-    "rnndoc.layers.dispatch.backward": {
+    "rnndoc.layers.backward": {
         "module": MODULE,
         "input": _tensor(L, N, H_IN),
         "hx": optional(_tensor(1, N, H)),

@@ -282,3 +282,51 @@ def test_backward_of_a_packed_input_gives_no_gradient_to_padding_and_runs_unsort
 
 def _unpacked(packed):
     return pad_packed_sequence(packed)[0]  # (L, N, F)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: nn.RNN(3, 4),
+        lambda: nn.GRU(3, 4, bidirectional=True),
+        lambda: nn.LSTM(3, 4),  # torch runs its fused oneDNN kernel in bfloat16 here
+        lambda: nn.LSTM(3, 4, proj_size=2),
+        lambda: nn.GRUCell(3, 4),
+        lambda: nn.LSTMCell(3, 4),
+    ],
+    ids=["RNN", "GRU-bidirectional", "LSTM", "LSTM-proj", "GRUCell", "LSTMCell"],
+)
+@pytest.mark.filterwarnings("ignore:LSTM with projections is not supported with oneDNN")  # torch's own
+def test_under_autocast_the_gradients_take_autograds_dtypes(make):
+    """Under CPU autocast (bfloat16) autograd returns each gradient in its leaf's own dtype
+    (float32), whatever dtype the products ran in: so must backward.
+
+    The values are the same computation in bfloat16 (8 bits of mantissa, 3.9e-3 per rounding),
+    rounded at other places than torch's kernels round: they agree to 5 % of the largest
+    gradient (about a dozen bfloat16 roundings on the path back), which a wrong formula misses.
+    """
+    torch.manual_seed(0)
+    module = make().float()
+    cell = isinstance(module, nn.RNNCellBase)
+    x = torch.randn(2, 3) if cell else torch.randn(5, 2, 3)  # (N, H_in) or (L, N, H_in)
+    leaf = x.clone().requires_grad_()
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        returned = module(leaf)
+        outputs = (
+            list(returned) if cell and isinstance(returned, tuple) else [returned] if cell else [returned[0]]
+        )
+        if not cell:
+            state = returned[1]
+            outputs += list(state) if isinstance(state, tuple) else [state]
+        grads = [torch.randn_like(o) for o in outputs]
+        expected = torch.autograd.grad(outputs, [leaf, *module.parameters()], grads)
+        if cell:
+            ours = backward(module, x, grad_output=tuple(grads) if len(grads) == 2 else grads[0])
+        else:
+            state_grad = tuple(grads[1:]) if len(grads) == 3 else grads[1]
+            ours = backward(module, x, grad_output=grads[0], grad_hx=state_grad)
+    names = ["input"] + [name for name, _ in module.named_parameters()]
+    assert [ours[name].dtype for name in names] == [e.dtype for e in expected] == [torch.float32] * len(names)
+    for name, value in zip(names, expected, strict=True):
+        scale = float(value.abs().max())
+        torch.testing.assert_close(ours[name], value, rtol=0, atol=0.05 * scale, msg=name)

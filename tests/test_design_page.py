@@ -2,8 +2,9 @@
 
 Sphinx checks that each function the page names exists (nitpicky build); this checks what the
 book promises of the map: every labelled equation of every chapter has a row, that row names
-exactly one function that computes it, the function imports, and its docstring shows a math
-block. Witnesses and entry points go in the last column, never beside the computing function.
+exactly one function that computes it, the function imports, and its docstring cites the
+equation's label (the equation itself is written once, in its chapter). Witnesses and entry
+points go in the last column, never beside the computing function.
 """
 
 from __future__ import annotations
@@ -18,11 +19,6 @@ import pytest
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 DESIGN = (DOCS / "design.md").read_text(encoding="utf-8")
 ROLE = re.compile(r"\{(?:func|class|meth)\}`~?([\w.]+)`")
-
-#: Computing functions whose docstrings do not yet show their equation (files outside this
-#: map's owner: rnndoc.loss, rnndoc.symbolic, rnndoc.layers.stack). Empty it as each gains its
-#: ``.. math::`` block; a name listed here that has one fails the test, so the list only shrinks.
-PENDING_EQUATION: set[str] = set()
 
 
 def _labels() -> dict[str, str]:
@@ -86,22 +82,20 @@ def test_each_equation_has_exactly_one_computing_function():
     assert several == {}
 
 
+LABELS_OF = {
+    name: [label for labels, names in _rows() if name in names for label in labels] for name in COMPUTING
+}
+
+
 @pytest.mark.parametrize("name", COMPUTING)
-def test_the_computing_function_imports_and_shows_a_math_block(name):
+def test_the_computing_function_imports_and_cites_its_labels(name):
     docstring = inspect.getdoc(_resolve(name)) or ""
-    if name in PENDING_EQUATION:
-        assert ".. math::" not in docstring, f"{name} shows its equation now: drop it from PENDING_EQUATION"
-    else:
-        assert ".. math::" in docstring, f"{name}'s docstring has no math block"
+    missing = [label for label in LABELS_OF[name] if f"`{label}`" not in docstring]
+    assert missing == [], f"{name}'s docstring does not cite {missing}"
 
 
-def test_pending_names_are_computing_functions():
-    assert sorted(PENDING_EQUATION - set(COMPUTING)) == []
-
-
-#: Equations whose chapter does not yet name the computing function (chapter prose, not this
-#: map's owner): docs/chapters/gru_backward.md names rnndoc.layers.backward and its own loop.
-PENDING_NAMED = {"eq-gru-weights", "eq-gru-bhn"}
+#: Equations whose chapter does not yet name the computing function (none now); the list only shrinks.
+PENDING_NAMED: set[str] = set()
 
 
 def test_each_chapter_names_the_function_that_computes_its_equation():

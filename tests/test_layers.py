@@ -1,7 +1,5 @@
 """The from-scratch layers against torch.nn.RNN."""
 
-import importlib
-
 import pytest
 import torch
 from hypothesis import given
@@ -166,78 +164,3 @@ def _t(*shape):
 
 def _params():
     return {"weight_ih_l0": _t(4, 3), "weight_hh_l0": _t(4, 4)}
-
-
-# Valid keyword arguments of every public function of rnndoc.layers; the sweep below breaks
-# each argument in turn (wrong type, wrong shape, wrong dtype, out of range).
-SWEEP = {
-    "rnndoc.layers.rnn_step": lambda: {"x_part": _t(2, 4), "h": _t(2, 4), "weight_hh": _t(4, 4), "nonlinearity": "tanh"},
-    "rnndoc.layers.rnn_step_backward": lambda: {"dh_next": _t(2, 4), "h_next": _t(2, 4), "weight_hh": _t(4, 4),
-                                                "nonlinearity": "relu"},
-    "rnndoc.layers.lstm_step": lambda: {"x_part": _t(2, 16), "h": _t(2, 2), "c": _t(2, 4), "weight_hh": _t(16, 2),
-                                        "weight_hr": _t(2, 4)},
-    "rnndoc.layers.lstm_step_backward": lambda: {"dh_next": _t(2, 4), "dc_next": _t(2, 4), "saved": (_t(2, 4),) * 6,
-                                                 "weight_hh": _t(16, 4), "weight_hr": None},
-    "rnndoc.layers.gru_step": lambda: {"x_part": _t(2, 12), "h": _t(2, 4), "weight_hh": _t(12, 4), "bias_hn": _t(4)},
-    "rnndoc.layers.gru_step_backward": lambda: {"dh_next": _t(2, 4), "saved": (_t(2, 4),) * 5, "weight_hh": _t(12, 4)},
-    "rnndoc.layers.gru_bias_hn": lambda: {"bias_hh": _t(12)},
-    "rnndoc.layers.input_projection": lambda: {"x": _t(5, 2, 3), "weight_ih": _t(4, 3), "bias_ih": _t(4),
-                                               "bias_hh": _t(4), "mode": "RNN_TANH"},
-    "rnndoc.layers.rnn_cell": lambda: {"input": _t(2, 3), "hx": _t(2, 4), "weight_ih": _t(4, 3), "weight_hh": _t(4, 4),
-                                       "bias_ih": _t(4), "bias_hh": _t(4), "nonlinearity": "tanh"},
-    "rnndoc.layers.lstm_cell": lambda: {"input": _t(2, 3), "hx": (_t(2, 4), _t(2, 4)), "weight_ih": _t(16, 3),
-                                        "weight_hh": _t(16, 4), "bias_ih": _t(16), "bias_hh": _t(16)},
-    "rnndoc.layers.gru_cell": lambda: {"input": _t(2, 3), "hx": _t(2, 4), "weight_ih": _t(12, 3), "weight_hh": _t(12, 4),
-                                       "bias_ih": _t(12), "bias_hh": _t(12), "reset_after": True},
-    "rnndoc.layers.rnn_tanh_layer": lambda: {"input": _t(5, 2, 3), "h_0": _t(2, 4), "weight_ih": _t(4, 3),
-                                             "weight_hh": _t(4, 4), "bias_ih": _t(4), "bias_hh": _t(4)},
-    "rnndoc.layers.stack.run_layers": lambda: {"input": _t(5, 2, 3), "h_0": _t(1, 2, 4), "c_0": None, "params": _params(),
-                                               "mode": "RNN_TANH", "num_layers": 1, "bidirectional": False},
-    "rnndoc.layers.forward": lambda: {"module": torch.nn.GRU(3, 4), "input": _t(5, 2, 3), "hx": _t(1, 2, 4)},
-    "rnndoc.layers.backward": lambda: {"module": torch.nn.GRU(3, 4), "input": _t(5, 2, 3), "hx": _t(1, 2, 4),
-                                       "grad_output": _t(5, 2, 4), "grad_hx": _t(1, 2, 4)},
-    "rnndoc.layers.costs.lstm_costs": lambda: {"input_size": 3, "hidden_size": 8, "proj_size": 2, "bias": True},
-}  # fmt: skip
-OUT_OF_RANGE = {"nonlinearity": "sigmoid", "mode": "LSTMP", "num_layers": 0, "input_size": 0, "hidden_size": -1,
-                "proj_size": 8, "module": torch.nn.Linear(3, 4), "params": {}}  # fmt: skip
-
-
-def _function(path):
-    module_name, _, name = path.rpartition(".")
-    return getattr(importlib.import_module(module_name), name)
-
-
-def _broken(value, name):
-    """Each way to break an argument: (label, bad value)."""
-    if isinstance(value, torch.Tensor):
-        return [("type", value.tolist()), ("shape", value[..., None]), ("dtype", value.to(torch.int64))]
-    if isinstance(value, tuple):
-        return [("type", "not a tuple"), ("shape", tuple(v[..., :1] for v in value))]
-    broken = [("type", object())] if not isinstance(value, torch.nn.Module) else [("type", "a string")]
-    return broken + ([("range", OUT_OF_RANGE[name])] if name in OUT_OF_RANGE else [])
-
-
-def test_the_sweep_covers_every_public_function():
-    import rnndoc.layers  # noqa: PLC0415
-
-    covered = {path.rpartition(".")[2] for path in SWEEP}
-    assert set(rnndoc.layers.__all__) <= covered
-
-
-@pytest.mark.parametrize(
-    ("path", "name", "kind"),
-    [
-        (path, name, kind)
-        for path, make in SWEEP.items()
-        for name, value in make().items()
-        for kind, _ in _broken(value, name)
-    ],
-)
-def test_bad_arguments_get_named_errors(path, name, kind):
-    """Every argument of every public function, broken each way, gets a TypeError or ValueError naming it."""
-    function, kwargs = _function(path), SWEEP[path]()
-    kwargs[name] = dict(_broken(kwargs[name], name))[kind]
-    function(**SWEEP[path]())  # the valid call runs
-    with pytest.raises((TypeError, ValueError)) as raised:
-        function(**kwargs)
-    assert name in str(raised.value), f"{path}({name}=<{kind}>): {raised.value}"

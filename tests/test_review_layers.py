@@ -15,8 +15,6 @@ from torch.nn.utils import prune
 from torch.nn.utils.rnn import PackedSequence
 
 from rnndoc.layers import backward, forward, gru_step, input_projection, lstm_step, rnn_step
-from rnndoc.layers.stack import run_layers
-from rnndoc.layers.stack_backward import run_layers_backward
 
 F64 = torch.float64
 
@@ -172,64 +170,33 @@ def test_input_projection_refuses_a_gru_weight_that_is_not_three_blocks():
         input_projection(torch.ones(5, 2, 3), torch.ones(4, 3), None, torch.ones(4), "GRU")
 
 
-_PARAMS = {k: v.detach() for k, v in nn.RNN(3, 4).named_parameters()}
-_FLAGS = {"mode": "RNN_TANH", "num_layers": 1, "bidirectional": False}
+def _rnn_with(**tensors) -> nn.RNN:
+    rnn = nn.RNN(3, 4)
+    for name, value in tensors.items():
+        setattr(rnn, name, nn.Parameter(value))
+    return rnn
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "error", "message"),
+    ("module", "arguments", "error", "message"),
     [
-        ({"lengths": [5, 3]}, TypeError, "lengths"),
-        ({"lengths": torch.tensor([5.0, 3.0])}, TypeError, "lengths"),
-        ({"lengths": torch.tensor([5, 3, 2])}, ValueError, "lengths"),
-        ({"lengths": torch.tensor([7, 3])}, ValueError, "lengths"),
-        ({"lengths": torch.tensor([5, 0])}, ValueError, "lengths"),
-        ({"params": _PARAMS | {"weight_hh_l0": torch.zeros(4, 5)}}, ValueError, "weight_hh_l0"),
-        ({"params": _PARAMS | {"bias_hh_l0": torch.zeros(5)}}, ValueError, "bias_hh_l0"),
-        ({"h_0": torch.zeros(1, 2, 5)}, ValueError, "h_0"),
-        ({"input": torch.randn(0, 2, 3)}, ValueError, "input"),
-        ({"input": torch.randn(5, 2, 3, dtype=F64)}, TypeError, "dtype"),
+        (_rnn_with(weight_hh_l0=torch.zeros(4, 5)), {}, ValueError, r"params\['weight_hh_l0'\]"),
+        (_rnn_with(bias_hh_l0=torch.zeros(5)), {}, ValueError, r"params\['bias_hh_l0'\]"),
+        (_rnn_with(weight_ih_l0=torch.zeros(4, 3, dtype=F64)), {}, TypeError, "dtype"),
+        (nn.RNN(3, 4), {"hx": torch.zeros(1, 2, 5)}, ValueError, "h_0"),
+        (nn.RNN(3, 4), {"input": torch.randn(0, 2, 3)}, ValueError, "input"),
+        (nn.RNN(3, 4), {"input": torch.randn(5, 2, 3, dtype=F64)}, TypeError, "dtype"),
     ],
-    ids=[
-        "lengths-list",
-        "lengths-float",
-        "lengths-N",
-        "lengths-over-L",
-        "lengths-zero",
-        "weight_hh",
-        "bias_hh",
-        "h_0",
-        "L=0",
-        "dtype",
-    ],
+    ids=["weight_hh", "bias_hh", "weight_ih-dtype", "h_0", "L=0", "input-dtype"],
 )
-def test_run_layers_checks_what_it_says_it_checks(kwargs, error, message):
-    arguments = {"input": torch.randn(5, 2, 3), "h_0": torch.zeros(1, 2, 4), "c_0": None, "params": _PARAMS}
-    arguments |= kwargs
+def test_the_front_door_checks_the_modules_weights_and_the_call(module, arguments, error, message):
+    """The sweeps trust their callers: forward and backward check a module's weights (a
+    hand-assigned parameter of the wrong shape or dtype) and the call, once, at the front door."""
+    arguments = {"input": torch.randn(5, 2, 3)} | arguments
     with pytest.raises(error, match=message):
-        run_layers(**arguments, **_FLAGS)
-
-
-@pytest.mark.parametrize(
-    ("kwargs", "message"),
-    [
-        ({"grad_output": torch.ones(4, 2, 4)}, "grad_output"),
-        ({"grad_output": torch.ones(5, 3, 4), "grad_h_n": torch.zeros(1, 3, 4)}, "grad_output"),
-        ({"grad_output": torch.ones(5, 2, 5), "grad_h_n": torch.zeros(1, 2, 5)}, "grad_output"),
-        ({"grad_h_n": torch.zeros(2, 2, 4)}, "grad_h_n"),
-        ({"tape": [1]}, "tape"),
-        ({"mode": "GRU"}, "tape|mode"),
-        ({"mode": "XX"}, "mode"),
-    ],
-    ids=["L", "N", "H", "S", "tape", "mode-other", "mode-unknown"],
-)
-def test_run_layers_backward_checks_its_gradients_against_the_tape(kwargs, message):
-    tape = []
-    run_layers(torch.randn(5, 2, 3), torch.zeros(1, 2, 4), None, _PARAMS, tape=tape, **_FLAGS)
-    arguments = {"tape": tape, "grad_output": torch.ones(5, 2, 4), "grad_h_n": torch.zeros(1, 2, 4)}
-    arguments |= {"grad_c_n": None, "params": _PARAMS} | _FLAGS | kwargs
-    with pytest.raises((TypeError, ValueError), match=message):
-        run_layers_backward(**arguments)
+        forward(module, **arguments)
+    with pytest.raises(error, match=message):
+        backward(module, **arguments, grad_output=None, grad_hx=torch.zeros(1, 2, 4))
 
 
 def test_backward_refuses_a_module_with_backward_hooks():

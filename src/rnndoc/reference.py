@@ -50,7 +50,7 @@ def rnn_forward(
     bias_ih: Vector,
     bias_hh: Vector,
 ) -> tuple[list[list[float]], list[list[float]]]:
-    r"""Run a one-layer tanh RNN over one sequence, in plain Python floats.
+    r"""Run a one-layer tanh RNN over one sequence, in plain Python floats (:eq:`eq-rnn-forward`).
 
     .. math::
 

@@ -24,7 +24,7 @@ __all__ = ["autograd_state_gradient_norms", "state_gradient_norms"]
 
 
 def state_gradient_norms(weight_hh: torch.Tensor, hidden: torch.Tensor) -> torch.Tensor:
-    r"""Spectral norms of :math:`\partial h_T / \partial h_t` for a tanh RNN, from the Jacobian product.
+    r"""Spectral norms of :math:`\partial h_T / \partial h_t` for a tanh RNN, from the Jacobian product (:eq:`eq-jacobian-product`).
 
     .. math:: \frac{\partial h_T}{\partial h_t} = \prod_{k=T}^{t+1} \operatorname{diag}(1 - h_k^2)\, W_{hh}
 

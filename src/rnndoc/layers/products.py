@@ -49,6 +49,24 @@ class Packed:
     def for_matmul(self) -> torch.Tensor:  # W^T, packed (in, out)
         return torch.ops.mkldnn._reorder_linear_weight(self.weight.T.contiguous(), self.rows)
 
+    @property
+    def T(self) -> _PackedTransposed:
+        """:math:`W^\top`, so that ``x @ w.T`` reads as for a tensor."""
+        return _PackedTransposed(self)
+
+    def __rmatmul__(self, x: torch.Tensor) -> torch.Tensor:  # x @ W: (M, out) -> (M, in)
+        return matmul(x, self)
+
+
+class _PackedTransposed:
+    """:math:`W^\top` of a :class:`Packed` W: ``x @ w.T`` is :math:`x W^\top`, (M, in) -> (M, out)."""
+
+    def __init__(self, packed: Packed) -> None:
+        self.packed = packed
+
+    def __rmatmul__(self, x: torch.Tensor) -> torch.Tensor:
+        return linear(x, self.packed)
+
 
 Weight = torch.Tensor | Packed
 

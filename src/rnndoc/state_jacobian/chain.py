@@ -20,7 +20,7 @@ def _state_size(module: Recurrent) -> int:
 
 
 def state_jacobians(module: Recurrent, input: torch.Tensor) -> torch.Tensor:
-    r"""Every :math:`\partial s_T / \partial s_t` of one sequence, as products of step Jacobians.
+    r"""Every :math:`\partial s_T / \partial s_t` of one sequence, as products of step Jacobians (:eq:`eq-full-state-jacobian`).
 
     .. math:: \frac{\partial s_T}{\partial s_{T-d}} = J_T J_{T-1} \cdots J_{T-d+1},
               \qquad J_k = \frac{\partial s_k}{\partial s_{k-1}}

@@ -10,30 +10,30 @@ from __future__ import annotations
 
 import torch
 
-from ..layers import gru_step, input_projection, lstm_step, rnn_step
-from ..layers.gru import gru_bias_hn
+from ..layers.steps import gru_bias_hn, gru_step, input_projection, lstm_step, rnn_step
 from ._arguments import check_step
 
 __all__ = ["gru_step_jacobian", "lstm_step_jacobian", "rnn_step_jacobian"]
 
-# The gates come from the layers' own steps (checked there, so check=False here), on a batch of one.
+# The gates come from the layers' own steps (rnndoc.layers.steps, which trust their callers: the
+# arguments are checked here, once), on a batch of one.
 
 
 def _lstm_gates(x_t, h_prev, c_prev, weight_ih, weight_hh, bias_ih, bias_hh):
-    """One unbatched LSTM step by :func:`rnndoc.layers.lstm_step`: h_t, c_t and (i, f, g, o, tanh c_t), each (H,)."""
+    """One unbatched LSTM step by :func:`rnndoc.layers.steps.lstm_step`: h_t, c_t and (i, f, g, o, tanh c_t), each (H,)."""
     x_part = input_projection(x_t[None], weight_ih, bias_ih, bias_hh, "LSTM")  # (1, 4H)
-    h_t, c_t, saved = lstm_step(x_part, h_prev[None], c_prev[None], weight_hh, None, check=False)  # (1, H)
+    h_t, c_t, saved = lstm_step(x_part, h_prev[None], c_prev[None], weight_hh, None)  # (1, H)
     i, f, g, o, _, tanh_c = (v[0] for v in saved)  # (H,) each
     return h_t[0], c_t[0], (i, f, g, o, tanh_c)
 
 
 def _gru_gates(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh):
-    """One unbatched GRU step by :func:`rnndoc.layers.gru_step`: h_t and (r, z, n, q_t), each (H,).
+    """One unbatched GRU step by :func:`rnndoc.layers.steps.gru_step`: h_t and (r, z, n, q_t), each (H,).
 
     :math:`q_t = W_{hn} h_{t-1} + b_{hn}`, the candidate's recurrent part (``hh_n`` in the layers).
     """
     x_part = input_projection(x_t[None], weight_ih, bias_ih, bias_hh, "GRU")  # (1, 3H)
-    h_t, (_, r, z, n, q) = gru_step(x_part, h_prev[None], weight_hh, gru_bias_hn(bias_hh), check=False)
+    h_t, (_, r, z, n, q) = gru_step(x_part, h_prev[None], weight_hh, gru_bias_hn(bias_hh))
     return h_t[0], (r[0], z[0], n[0], q[0])  # (H,), each (H,)
 
 
@@ -81,7 +81,7 @@ def rnn_step_jacobian(
     """
     check_step(1, x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh)
     x_part = input_projection(x_t[None], weight_ih, bias_ih, bias_hh, "RNN_TANH")  # (1, H)
-    h_t = rnn_step(x_part, h_prev[None], weight_hh, "tanh", check=False)[0]  # (H,), by rnndoc.layers.rnn_step
+    h_t = rnn_step(x_part, h_prev[None], weight_hh, "tanh")[0]  # (H,), by rnndoc.layers.steps.rnn_step
     return (1 - h_t**2)[:, None] * weight_hh  # (H, H): diag(1 - h_t^2) W_hh
 
 
@@ -113,7 +113,7 @@ def lstm_step_jacobian(
         D_t &= \operatorname{diag}\bigl(o_t \odot (1 - \tanh^2 c_t)\bigr)
 
     These are the blocks of :math:`J_k` in :eq:`eq-full-state-jacobian`; the gates come from
-    :func:`rnndoc.layers.lstm_step`.
+    :func:`rnndoc.layers.steps.lstm_step`.
 
     Parameters
     ----------
@@ -189,7 +189,7 @@ def gru_step_jacobian(
             + \operatorname{diag}\bigl(q_t \odot r_t (1 - r_t)\bigr) W_{hr}
 
     (:math:`M_t` is the derivative of the candidate's pre-activation; the gates come from
-    :func:`rnndoc.layers.gru_step`.)
+    :func:`rnndoc.layers.steps.gru_step`.)
     The first term is the additive path: :math:`z_t \odot h_{t-1}` passes the old state on,
     scaled by the update gate, as :math:`f_t \odot c_{t-1}` does in the LSTM.
 

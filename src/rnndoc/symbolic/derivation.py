@@ -86,7 +86,7 @@ class DeltaRule:
 
 
 def derive_delta_rule(weight_hh: sympy.Matrix) -> DeltaRule:
-    r"""Derive :math:`\delta_t = \partial \mathcal{L}/\partial a_t` from the chain rule, one step.
+    r"""Derive :math:`\delta_t = \partial \mathcal{L}/\partial a_t` from the chain rule, one step (:eq:`eq-chain`, :eq:`eq-delta-derived`).
 
     The preactivation :math:`a_t` reaches the loss along two edges of the unrolled
     graph: through :math:`h_t = \tanh(a_t)` into :math:`\ell_t`, and through

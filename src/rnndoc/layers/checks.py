@@ -1,0 +1,436 @@
+"""Every argument check of :mod:`rnndoc.layers`, called from its front doors only.
+
+The front doors are :func:`rnndoc.layers.forward` and :func:`rnndoc.layers.backward`
+(through :mod:`rnndoc.layers.boundary`), the cells and single steps of
+:mod:`rnndoc.layers.cells`, and :func:`rnndoc.layers.rnn_tanh_layer`. One rule, the
+package's (``rnndoc._validate``): a value of the wrong type raises ``TypeError``, one of
+the right type but the wrong shape, range or choice raises ``ValueError``, and the message
+names the argument, the expected shape with its axis names and the actual one. Past a front
+door nothing is checked again: the sweeps and the steps trust their callers.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+
+import torch
+from torch import nn
+from torch.nn.modules import module as _module_hooks
+from torch.nn.utils import prune
+from torch.nn.utils.rnn import PackedSequence
+from torch.nn.utils.spectral_norm import SpectralNorm
+from torch.nn.utils.weight_norm import WeightNorm
+
+from .._validate import (
+    check_choice,
+    check_mapping,
+    check_same_device,
+    check_same_dtype,
+    check_tensor,
+)
+
+__all__: list[str] = []  # internal: the front doors call these
+
+LAYERS = (nn.RNN, nn.LSTM, nn.GRU)
+CELLS = (nn.RNNCell, nn.LSTMCell, nn.GRUCell)
+MODES = ("RNN_TANH", "RNN_RELU", "LSTM", "GRU")
+_KINDS = ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr")
+
+
+# --- tensors against axis labels ------------------------------------------------------------
+
+
+def check_shapes(**named: tuple[object, str]) -> dict[str, int]:
+    """Check tensors against axis labels that must agree across them; return the axis sizes.
+
+    ``check_shapes(x_part=(x_part, "N,4H"), h=(h, "N,H"))`` requires two floating 2-D
+    tensors whose first axes agree and whose second sizes are 4H and H for one H. A value of
+    None is skipped (an optional weight). One device (else ``ValueError``) and one dtype
+    (else ``TypeError``), unless autocast mixes dtypes.
+    """
+    sizes: dict[str, int] = {}
+    for name, (value, labels) in named.items():
+        if value is None:
+            continue
+        axes = _axes(labels)
+        tensor = check_tensor(name, value, (None,) * len(axes), f"({labels.replace(',', ', ')})")
+        for (factor, symbol), size in zip(axes, tensor.shape, strict=True):
+            expected = sizes.setdefault(symbol, size // factor)
+            if size != factor * expected:
+                known = {symbol: sizes[symbol] for _, symbol in axes if symbol in sizes}
+                raise ValueError(
+                    f"{name} must have shape ({labels.replace(',', ', ')}) with {known}, got {tuple(tensor.shape)}"
+                )
+    tensors = {name: value for name, (value, _) in named.items() if isinstance(value, torch.Tensor)}
+    (first, reference), *_ = tensors.items()
+    check_same_device(first, reference, **tensors)
+    device = reference.device.type
+    if not (torch.amp.is_autocast_available(device) and torch.is_autocast_enabled(device)):
+        check_same_dtype(**tensors)
+    return sizes
+
+
+@functools.cache
+def _axes(labels: str) -> tuple[tuple[int, str], ...]:
+    """``"N,4H"`` -> ((1, "N"), (4, "H")): each axis's multiple of its symbol."""
+    pairs = [re.fullmatch(r"(\d*)(\w+)", axis.strip()) for axis in labels.split(",")]
+    return tuple((int(pair[1] or 1), pair[2]) for pair in pairs if pair is not None)
+
+
+def check_real(name: str, value: torch.Tensor) -> None:
+    """Refuse a complex tensor: the equations and gradients are written for real tensors."""
+    if value.is_complex():
+        raise TypeError(
+            f"{name} is {value.dtype}: complex recurrent modules are not supported by rnndoc.layers "
+            "(its equations and gradients are written for real tensors)"
+        )
+
+
+# --- single steps and cells (rnndoc.layers.cells) -------------------------------------------
+
+
+def check_lstm_shapes(**named) -> None:
+    """Shapes agree (:func:`check_shapes`) and, without a projection, H_out = H."""
+    sizes = check_shapes(**named)
+    if named["weight_hr"][0] is None and sizes["H_out"] != sizes["H"]:
+        raise ValueError(f"h has {sizes['H_out']} features but c has {sizes['H']}: give weight_hr (P, H)")
+
+
+def saved_labels(saved: object, names: tuple[str, ...], step: str) -> dict:
+    """``saved`` is the tuple ``step`` returned: ``saved[k] (name)`` -> (tensor, "N,H") for :func:`check_shapes`."""
+    expected = f"the tuple ({', '.join(names)}) {step} returned"
+    if not isinstance(saved, tuple | list):
+        raise TypeError(f"saved must be {expected}, got {type(saved).__name__}")
+    if len(saved) != len(names):
+        raise ValueError(f"saved must be {expected}, got {len(saved)} entries")
+    return {
+        f"saved[{k}] ({name})": (value, "N,H")
+        for k, (name, value) in enumerate(zip(names, saved, strict=True))
+    }
+
+
+def as_batch(name: str, value: object, size: int, unbatched: bool, what: str) -> torch.Tensor:
+    """A cell argument in the caller's layout ((N, size), or (size,) unbatched), returned as (N, size)."""
+    if unbatched:
+        return check_tensor(name, value, (size,), f"({what},) for unbatched input").unsqueeze(0)  # (1, size)
+    return check_tensor(name, value, (None, size), f"(N, {what})")  # (N, size)
+
+
+def check_cell_arguments(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gates: int, out_size=None):
+    """Check one cell step's arguments; return ``x`` (N, H_in), ``h`` (N, H_out), unbatched, H."""
+    check_tensor("weight_ih", weight_ih, (None, None), "(G*H, H_in)")
+    rows, input_size = weight_ih.shape
+    if rows % gates:
+        raise ValueError(f"weight_ih must have a multiple of {gates} rows (the gate blocks), got {rows}")
+    hidden_size = rows // gates
+    h_size = hidden_size if out_size is None else out_size
+    if not isinstance(input, torch.Tensor):
+        raise TypeError(f"input must be a torch.Tensor, got {type(input).__name__}")
+    if input.dim() not in (1, 2):
+        shape = tuple(input.shape)
+        raise ValueError(f"input must have shape (N, H_in) or (H_in,) with H_in = {input_size}, got {shape}")
+    unbatched = input.dim() == 1
+    x = as_batch("input", input, input_size, unbatched, "H_in")  # (N, H_in)
+    h = as_batch("hx", hx, h_size, unbatched, "H_out")  # (N, H_out)
+    if h.shape[0] != x.shape[0]:
+        raise ValueError(f"hx must have shape (N, H_out) = ({x.shape[0]}, {h_size}), got {tuple(hx.shape)}")
+    check_tensor("weight_hh", weight_hh, (rows, h_size), "(G*H, H_out)")
+    tensors = {"input": x, "hx": h, "weight_ih": weight_ih, "weight_hh": weight_hh}
+    for name, bias in (("bias_ih", bias_ih), ("bias_hh", bias_hh)):
+        if bias is not None:
+            tensors[name] = check_tensor(name, bias, (rows,), "(G*H,)")
+    check_same_dtype(**tensors)
+    check_same_device("input", x, **tensors)
+    return x, h, unbatched, hidden_size
+
+
+def check_projection_input(x: object, weight_ih: object, bias_ih, bias_hh, mode: object) -> None:
+    """:func:`rnndoc.layers.input_projection`'s arguments: x (..., H_in) against weight_ih (G*H, H_in)."""
+    mode = check_choice("mode", mode, MODES)
+    if not isinstance(x, torch.Tensor) or x.dim() < 1:
+        raise TypeError(f"x must be a torch.Tensor of shape (..., H_in), got {type(x).__name__}")
+    h_in = x.shape[-1]
+    if isinstance(weight_ih, torch.Tensor) and weight_ih.dim() == 2 and weight_ih.shape[1] != h_in:
+        raise ValueError(
+            f"x must have shape (..., H_in) with H_in = {weight_ih.shape[1]} (weight_ih's), got {tuple(x.shape)}"
+        )
+    gates = {"LSTM": 4, "GRU": 3}.get(mode, 1)  # the gate blocks of weight_ih
+    check_shapes(
+        x=(x.reshape(-1, h_in) if x.numel() else x.new_zeros(0, h_in), "M,H_in"),
+        weight_ih=(weight_ih, f"{gates}H,H_in"),
+        bias_ih=(bias_ih, f"{gates}H"),
+        bias_hh=(bias_hh, f"{gates}H"),
+    )
+
+
+def check_tanh_layer(input, h_0, weight_ih, weight_hh, bias_ih, bias_hh) -> None:
+    """:func:`rnndoc.layers.rnn_tanh_layer`'s arguments."""
+    check_tensor("input", input, (None, None, None), "(L, N, H_in)")
+    if input.shape[0] < 1:
+        raise ValueError(f"input must hold at least one time step, got shape {tuple(input.shape)}")
+    check_tensor("weight_ih", weight_ih, (None, input.shape[2]), "(H, H_in)")
+    hidden_size = weight_ih.shape[0]
+    check_tensor("h_0", h_0, (input.shape[1], hidden_size), "(N, H)")
+    check_tensor("weight_hh", weight_hh, (hidden_size, hidden_size), "(H, H)")
+    biases = {name: b for name, b in (("bias_ih", bias_ih), ("bias_hh", bias_hh)) if b is not None}
+    for name, bias in biases.items():
+        check_tensor(name, bias, (hidden_size,), "(H,)")
+    check_same_dtype(input=input, weight_ih=weight_ih, h_0=h_0, weight_hh=weight_hh, **biases)
+    check_same_device("input", input, weight_ih=weight_ih, h_0=h_0, weight_hh=weight_hh, **biases)
+
+
+# --- modules and their call arguments (rnndoc.layers.boundary) ------------------------------
+
+
+def weight_hooks(module: nn.Module) -> dict[str, Callable[[nn.Module], torch.Tensor]]:
+    """The forward pre-hooks that recompute a weight on every call, by the weight's name: the ones
+    the layers follow (pruning, weight_norm, spectral_norm in eval mode, where it does no power
+    iteration) instead of refusing."""
+    hooks: dict[str, Callable[[nn.Module], torch.Tensor]] = {}
+    for hook in module._forward_pre_hooks.values():
+        if isinstance(hook, prune.BasePruningMethod):
+            hooks[hook._tensor_name] = hook.apply_mask  # weight = weight_orig * weight_mask
+        elif isinstance(hook, WeightNorm):
+            hooks[hook.name] = hook.compute_weight  # weight = g * v / |v|
+        elif isinstance(hook, SpectralNorm) and not module.training:
+            hooks[hook.name] = functools.partial(hook.compute_weight, do_power_iteration=False)
+    return hooks
+
+
+def check_runs_as_torch_class(module: nn.Module, kinds: tuple[type[nn.Module], ...] = LAYERS + CELLS) -> None:
+    """Refuse what ``module(input)`` would run besides its class's equations: an own forward, hooks."""
+    base = next(kind for kind in kinds if isinstance(module, kind))
+    if type(module).forward is not base.forward:
+        raise TypeError(
+            f"module is a {type(module).__name__}, which overrides {base.__name__}.forward: rnndoc.layers "
+            f"computes {base.__name__}'s equations only"
+        )
+    pre_hooks = len(module._forward_pre_hooks) > len(weight_hooks(module))
+    global_hooks = _module_hooks._global_forward_hooks or _module_hooks._global_forward_pre_hooks
+    if pre_hooks or module._forward_hooks or global_hooks:
+        raise TypeError(
+            "module has forward hooks (or global module hooks are registered), which module(input) runs "
+            "and rnndoc.layers cannot: remove them, or apply them to the result yourself"
+        )
+
+
+def check_module(module: object) -> None:
+    """A torch recurrent module whose call runs only its class's equations, in a mode they cover."""
+    if not isinstance(module, LAYERS + CELLS):
+        raise TypeError(
+            "module must be a torch.nn.RNN, LSTM, GRU, RNNCell, LSTMCell or GRUCell, "
+            f"got {type(module).__name__}"
+        )
+    check_runs_as_torch_class(module)
+    if isinstance(module, nn.RNN) and module.mode not in ("RNN_TANH", "RNN_RELU"):
+        raise ValueError(f"module.mode must be 'RNN_TANH' or 'RNN_RELU', got {module.mode!r}")
+    if isinstance(module, nn.RNNCell) and module.nonlinearity not in ("tanh", "relu"):
+        raise ValueError(f"module.nonlinearity must be 'tanh' or 'relu', got {module.nonlinearity!r}")
+    if isinstance(module, LAYERS) and module.training and module.dropout > 0 and module.num_layers > 1:
+        raise ValueError(
+            f"module applies dropout={module.dropout} between layers in training mode, with random masks "
+            "this function cannot reproduce: call module.eval() (or set dropout=0) first"
+        )
+
+
+def check_no_backward_hooks(module: nn.Module) -> None:
+    """Refuse backward hooks: they change what autograd returns through ``module(input)``."""
+    global_hooks = _module_hooks._global_backward_hooks or _module_hooks._global_backward_pre_hooks
+    if module._backward_hooks or module._backward_pre_hooks or global_hooks:
+        raise TypeError(
+            "module has backward hooks (or global module backward hooks are registered), which change "
+            "the gradients autograd gives and rnndoc.layers cannot run: remove them, or apply them to the "
+            "result yourself"
+        )
+
+
+def check_weights(params: object, mode: str, num_layers: int, bidirectional: bool, **state) -> None:
+    """Every layer's and direction's weights, by PyTorch's names, against each other and ``state``.
+
+    ``state``: the tensors the weights meet, labelled for :func:`check_shapes` (``input``
+    ``"L,N,H_in"``, ``h_0`` ``"S,N,H_out"``, ``c_0`` ``"S,N,H"``). Layer k > 0 reads
+    D * H_out features; without ``weight_hr`` an LSTM's H_out is H.
+    """
+    params = check_mapping("params", params)
+    gates = {"LSTM": "4", "GRU": "3"}.get(mode, "")  # the gate blocks, as a label's factor
+    for layer in range(num_layers):
+        features = "H_in" if layer == 0 else ("2H_out" if bidirectional else "H_out")  # what layer k reads
+        for suffix in ["", "_reverse"][: 2 if bidirectional else 1]:
+            name = {kind: f"{kind}_l{layer}{suffix}" for kind in _KINDS}
+            for kind in ("weight_ih", "weight_hh"):
+                if name[kind] not in params:
+                    raise ValueError(
+                        f"params must hold '{name[kind]}' (PyTorch's name), got {sorted(params)}"
+                    )
+            hidden = "H" if name["weight_hr"] in params or mode == "LSTM" else "H_out"
+            labels = {
+                "weight_ih": f"{gates}{hidden},{features}",
+                "weight_hh": f"{gates}{hidden},H_out",
+                "bias_ih": f"{gates}{hidden}",
+                "bias_hh": f"{gates}{hidden}",
+                "weight_hr": "H_out,H",
+            }
+            weights = {f"params['{name[k]}']": (params.get(name[k]), label) for k, label in labels.items()}
+            sizes = check_shapes(**weights, **state)
+            if mode == "LSTM" and name["weight_hr"] not in params and sizes["H"] != sizes["H_out"]:
+                raise ValueError(
+                    f"the state has H_out = {sizes['H_out']} features but the cell state has "
+                    f"H = {sizes['H']}: give weight_hr_l{layer}{suffix}"
+                )
+
+
+def check_packed(packed: PackedSequence, input_size: int) -> None:
+    """Raise ``TypeError``/``ValueError`` naming the field of a ``PackedSequence`` that is malformed.
+
+    torch's kernels trust a ``PackedSequence``: a hand-built one with increasing or zero batch
+    sizes, rows that do not add up, or ``sorted_indices`` that are not a permutation gives a
+    raw error from deep inside, or other numbers.
+    """
+    check_tensor("input.data", packed.data, (None, input_size), "(sum of lengths, H_in)")
+    sizes = packed.batch_sizes
+    if not isinstance(sizes, torch.Tensor) or sizes.dim() != 1 or sizes.dtype != torch.int64:
+        got = f"{sizes.dim()}-D {sizes.dtype}" if isinstance(sizes, torch.Tensor) else type(sizes).__name__
+        raise ValueError(
+            f"input.batch_sizes must be a 1-D int64 tensor (as pack_sequence makes it), got {got}"
+        )
+    if sizes.numel() == 0:
+        raise ValueError("input is an empty PackedSequence (no time steps): pack at least one step")
+    if bool((sizes < 1).any()):
+        raise ValueError(f"input.batch_sizes must be positive, got {sizes.tolist()}")
+    if bool((sizes[1:] > sizes[:-1]).any()):
+        raise ValueError(f"input.batch_sizes must be non-increasing (longest first), got {sizes.tolist()}")
+    rows = int(sizes.sum())
+    if packed.data.shape[0] != rows:
+        raise ValueError(
+            f"input.data must have {rows} rows (the sum of batch_sizes {sizes.tolist()}), "
+            f"got shape {tuple(packed.data.shape)}"
+        )
+    batch = int(sizes[0])
+    for name in ("sorted_indices", "unsorted_indices"):
+        order = getattr(packed, name)
+        if order is None:
+            continue
+        ok = order.dim() == 1 and order.numel() == batch and not order.is_floating_point()
+        if not ok or not torch.equal(order.sort().values.cpu(), torch.arange(batch, device="cpu")):
+            raise ValueError(
+                f"input.{name} must be a permutation of range({batch}) (the batch size), got {order.tolist()}"
+            )
+    order, inverse = packed.sorted_indices, packed.unsorted_indices
+    if (
+        order is not None
+        and inverse is not None
+        and not torch.equal(order[inverse].cpu(), torch.arange(batch, device="cpu"))
+    ):
+        raise ValueError("input.unsorted_indices must be the inverse of input.sorted_indices")
+
+
+def check_sequence(module: nn.RNNBase, input: object, weight: torch.Tensor) -> str:
+    """A layer's input; returns its form: "packed", "unbatched", "batch_first" or "time_first"."""
+    if isinstance(input, PackedSequence):
+        check_packed(input, module.input_size)
+        check_same_dtype(weight_ih_l0=weight, input=input.data)
+        return "packed"
+    if not isinstance(input, torch.Tensor):
+        raise TypeError(f"input must be a torch.Tensor or PackedSequence, got {type(input).__name__}")
+    layout = "(N, L, H_in)" if module.batch_first else "(L, N, H_in)"
+    if input.dim() not in (2, 3):
+        raise ValueError(
+            f"input must have shape {layout}, or (L, H_in) unbatched, with H_in = {module.input_size}; "
+            f"got {tuple(input.shape)}"
+        )
+    form = "unbatched" if input.dim() == 2 else ("batch_first" if module.batch_first else "time_first")
+    check_tensor("input", input, (None,) * (input.dim() - 1) + (module.input_size,),
+                 "(L, H_in)" if form == "unbatched" else layout)  # fmt: skip
+    check_same_dtype(weight_ih_l0=weight, input=input)
+    if input.shape[1 if form == "batch_first" else 0] < 1:
+        raise ValueError(f"input must hold at least one time step, got shape {tuple(input.shape)}")
+    return form
+
+
+def check_layer_state(
+    module: nn.RNNBase, name: str, value: object, shape: tuple, labels: str, weight, input
+) -> None:
+    """h_0 or c_0 of a layer in the caller's layout, ``shape``, with the module's dtype and input's device."""
+    if not isinstance(value, torch.Tensor):
+        raise TypeError(f"{name} must be a torch.Tensor, got {type(value).__name__}")
+    if tuple(value.shape) != shape:
+        hint = ""
+        if name.endswith("(h_0)") and module.proj_size and value.shape[-1] == module.hidden_size:
+            hint = f" (with proj_size={module.proj_size}, h_0 has proj_size features, not hidden_size)"
+        if len(shape) == 2 and value.dim() != 2:
+            hint += " (unbatched input takes an unbatched state)"
+        raise ValueError(f"{name} must have shape {labels} = {shape}, got {tuple(value.shape)}{hint}")
+    check_tensor(name, value, shape, labels)
+    check_same_dtype(weight_ih_l0=weight, **{name: value})
+    check_same_device("input", input, **{name: value})
+
+
+def check_pair(name: str, value: object, what: str, none_inside: bool = False) -> None:
+    """An LSTM's state: a pair (of tensors unless ``none_inside``), or None."""
+    if value is not None and not (
+        isinstance(value, tuple | list) and len(value) == 2 and (none_inside or None not in value)
+    ):
+        raise TypeError(f"{name} must be a pair {what} of tensors, got {type(value).__name__}")
+
+
+def check_cell_state(name: str, value: object, shape: tuple, labels: str, x: torch.Tensor) -> torch.Tensor:
+    """An LSTM cell's c, as the batch of its h is."""
+    c = check_tensor(name, value, shape, labels)
+    check_same_dtype(input=x, c=c)
+    check_same_device("input", x, c=c)
+    return c
+
+
+# --- gradients given to backward ------------------------------------------------------------
+
+
+def gradient_like(name: str, value: object, like):
+    """``value`` shaped, typed and placed like ``like`` (a tensor, a pair or a PackedSequence, as
+    forward returned it), or zeros where it is None."""
+    if isinstance(like, PackedSequence):
+        if value is None:
+            return like.data.new_zeros(like.data.shape)  # (sum len, D*H_out)
+        if not isinstance(value, PackedSequence):
+            raise TypeError(
+                f"{name} must be a PackedSequence packed like the input, got {type(value).__name__}"
+            )
+        if not torch.equal(value.batch_sizes, like.batch_sizes):
+            raise ValueError(
+                f"{name}.batch_sizes must be {like.batch_sizes.tolist()} (the input's), "
+                f"got {value.batch_sizes.tolist()}"
+            )
+        return _tensor_like(f"{name}.data", value.data, like.data)
+    if isinstance(like, tuple):
+        if value is not None and not (isinstance(value, tuple | list) and len(value) == 2):
+            raise TypeError(
+                f"{name} must be a pair (like the LSTM's state) or None, got {type(value).__name__}"
+            )
+        parts = (None, None) if value is None else value
+        return tuple(
+            gradient_like(f"{name}[{k}]", v, part)
+            for k, (v, part) in enumerate(zip(parts, like, strict=True))
+        )
+    return torch.zeros_like(like) if value is None else _tensor_like(name, value, like)
+
+
+def _tensor_like(name: str, value: object, like: torch.Tensor) -> torch.Tensor:
+    if not isinstance(value, torch.Tensor):
+        raise TypeError(
+            f"{name} must be a torch.Tensor shaped like what it is the gradient of, got {type(value).__name__}"
+        )
+    if value.shape != like.shape:
+        raise ValueError(f"{name} must have shape {tuple(like.shape)}, got {tuple(value.shape)}")
+    if value.dtype != like.dtype:
+        raise TypeError(f"{name} must have dtype {like.dtype}, got {value.dtype}")
+    if value.device != like.device:
+        raise ValueError(f"{name} is on device {value.device}, but the output is on device {like.device}")
+    return value
+
+
+def check_gradients_given(grad_output: object, grad_hx: object, cell: bool) -> None:
+    if grad_output is None and grad_hx is None:
+        raise ValueError("grad_output and grad_hx are both None: give the gradient of at least one")
+    if cell and grad_hx is not None:
+        raise ValueError("grad_hx must be None for a cell: pass the gradient of its return as grad_output")

@@ -1,0 +1,216 @@
+r"""The maths of :mod:`rnndoc.layers`: each cell kind's step and its backward, side by side.
+
+Every function is one equation of the book, in PyTorch's row form (a step's input
+:math:`x_t` is (N, H_in)); its docstring names the equation's label, and the equation
+itself is written once, in its chapter. Below them, ``KINDS``: the one table of cell kinds
+(gate count, step, backward, the kind's own weight-gradient term) that both sweeps of
+:mod:`rnndoc.layers.sweep` read.
+
+Nothing here checks its arguments: the front doors do, once (:mod:`rnndoc.layers.cells`
+for single steps, :func:`rnndoc.layers.forward` and :func:`rnndoc.layers.backward` for
+modules). A weight may be packed for oneDNN by the sweep (:mod:`rnndoc.layers.products`);
+it multiplies with ``@`` as the tensor does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from .products import Weight, linear, matmul, transposed_products
+
+__all__: list[str] = []  # internal, and unchecked: the front doors (cells.py, forward, backward) check
+
+ACTIVATIONS = {"tanh": torch.tanh, "relu": torch.relu}
+
+
+def input_projection(x: torch.Tensor, weight_ih: Weight, bias_ih, bias_hh, mode: str) -> torch.Tensor:
+    r"""The part of every gate that does not depend on h, :math:`x W_{ih}^\top + b_{ih} + b_{hh}`, for all steps at once.
+
+    The :math:`x_t` part of :eq:`eq-lstm-rows` and :eq:`eq-gru-rows`; the GRU's :math:`b_{hn}`
+    stays out (it sits inside :math:`r_t \odot q_t`). x (..., H_in) -> (..., G*H).
+    """
+    if mode == "GRU" and bias_hh is not None:  # [b_hr, b_hz, 0]: b_hn is added in gru_step
+        bias_hh = torch.cat(
+            [bias_hh[: 2 * (bias_hh.shape[0] // 3)], bias_hh.new_zeros(bias_hh.shape[0] // 3)]
+        )
+    biases = [b for b in (bias_ih, bias_hh) if b is not None]
+    bias = biases[0] + biases[1] if len(biases) == 2 else (biases[0] if biases else None)  # (G*H,)
+    flat = x.reshape(-1, x.shape[-1])  # (L*N, H_in)
+    part = linear(
+        flat, weight_ih, add=bias
+    )  # (L*N, G*H): x W_ih^T + b, one addmm (autocast casts it as one op)
+    return part.view(*x.shape[:-1], weight_ih.shape[0])  # (..., G*H)
+
+
+# --- the Elman RNN: eq-rnn-forward, and its backward eq-delta / eq-h0-grad ------------------
+
+
+def rnn_step(x_part: torch.Tensor, h: torch.Tensor, weight_hh: Weight, nonlinearity: str) -> torch.Tensor:
+    r""":math:`h_t = \phi(x_{part} + h_{t-1} W_{hh}^\top)` (:eq:`eq-rnn-forward`, row form). (N, H) -> (N, H)."""
+    return ACTIVATIONS[nonlinearity](x_part + h @ weight_hh.T)  # (N, H)
+
+
+def rnn_step_backward(dh_next: torch.Tensor, h_next: torch.Tensor, weight_hh: Weight, nonlinearity: str):
+    r""":math:`\delta_t = \delta h_t \odot \phi'(a_t)` and :math:`\delta_t W_{hh}` (:eq:`eq-delta`, :eq:`eq-h0-grad`)."""
+    slope = (
+        1 - h_next * h_next if nonlinearity == "tanh" else (h_next > 0).to(h_next.dtype)
+    )  # (N, H): phi'(a_t)
+    delta = dh_next * slope  # (N, H)
+    return delta, delta @ weight_hh  # (N, H), (N, H): to h_(t-1) through step t
+
+
+# --- the LSTM (LSTMP with W_p = weight_hr): eq-lstm-rows, its backward eq-lstm-deltas ------
+
+
+def lstm_step(
+    x_part: torch.Tensor, h: torch.Tensor, c: torch.Tensor, weight_hh: Weight, weight_hr: Weight | None
+):
+    r"""One LSTM step from the input projection (:eq:`eq-lstm-rows`); returns h_t, c_t and what the backward reads."""
+    hidden_size = c.shape[1]
+    a = x_part + h @ weight_hh.T  # (N, 4H): a_t, blocks i, f, g, o
+    i, f, _, o = torch.sigmoid(a).chunk(4, dim=1)  # each (N, H)
+    g = torch.tanh(a[:, 2 * hidden_size : 3 * hidden_size])  # (N, H)
+    c_next = torch.addcmul(f * c, i, g)  # (N, H): c_t = f_t c_(t-1) + i_t g_t
+    tanh_c = torch.tanh(c_next)  # (N, H)
+    m = o * tanh_c  # (N, H): m_t
+    h_next = m if weight_hr is None else m @ weight_hr.T  # (N, H_out): h_t = m_t W_p^T
+    return h_next, c_next, (i, f, g, o, c, tanh_c)
+
+
+def lstm_step_backward(dh_next, dc_next, saved, weight_hh: Weight, weight_hr: Weight | None):
+    r"""Step t of :eq:`eq-lstm-deltas` and :eq:`eq-lstm-gate-deltas`: :math:`\delta a_t`, and what goes to step t - 1.
+
+    ``dh_next`` is :math:`\delta h_t`, ``dc_next`` is :math:`\delta c_{t+1} \odot f_{t+1}`;
+    returns :math:`\delta a_t` (N, 4H), :math:`\delta a_t W_{hh}` (N, H_out) and
+    :math:`\delta c_t \odot f_t` (N, H): the pair :math:`\lambda_{t-1}` of :eq:`eq-lstm-vjp`.
+    """
+    i, f, g, o, c, tanh_c = saved
+    delta_m = dh_next if weight_hr is None else dh_next @ weight_hr  # (N, H): delta m_t = delta h_t W_p
+    delta_c = dc_next + delta_m * o * (1 - tanh_c * tanh_c)  # (N, H): delta c_t
+    by_i, by_f, by_g, by_o = delta_c * g, delta_c * c, delta_c * i, delta_m * tanh_c  # dL/d(gate value)
+    delta_a = torch.cat(
+        [by_i * i * (1 - i), by_f * f * (1 - f), by_g * (1 - g * g), by_o * o * (1 - o)], dim=1
+    )  # (N, 4H): [delta i_t, delta f_t, delta g_t, delta o_t], by the pre-activations
+    return delta_a, delta_a @ weight_hh, delta_c * f  # (N, 4H), (N, H_out), (N, H)
+
+
+def lstm_projection_gradient(saved: list, dh_steps: torch.Tensor, use_onednn: bool) -> torch.Tensor:
+    r""":math:`\partial \mathcal{L}/\partial W_p = \sum_t \delta h_t^\top m_t` (:eq:`eq-lstm-weights`), (P, H)."""
+    m = torch.stack([o * tanh_c for _, _, _, o, _, tanh_c in saved])  # (L, N, H): m_t = o_t tanh(c_t)
+    return transposed_products(dh_steps.flatten(0, 1), [m.flatten(0, 1)], use_onednn)[0]  # (P, H)
+
+
+# --- the GRU (PyTorch's candidate): eq-gru-rows, its backward eq-gru-deltas -----------------
+
+
+def gru_bias_hn(bias_hh: torch.Tensor | None) -> torch.Tensor | None:
+    r"""The GRU's :math:`b_{hn}`, the last third of ``bias_hh`` (:eq:`eq-gru-rows`); None without biases."""
+    return None if bias_hh is None else bias_hh[2 * (bias_hh.shape[0] // 3) :]  # (H,)
+
+
+def gru_step(x_part: torch.Tensor, h: torch.Tensor, weight_hh: Weight, bias_hn: torch.Tensor | None):
+    r"""One GRU step from the input projection (:eq:`eq-gru-rows`); returns h_t and (h_{t-1}, r_t, z_t, n_t, q_t)."""
+    hidden_size = h.shape[1]
+    hh = h @ weight_hh.T  # (N, 3H): h_(t-1) W_hh^T, blocks r, z, n
+    q = hh[:, 2 * hidden_size :] if bias_hn is None else hh[:, 2 * hidden_size :] + bias_hn  # (N, H): q_t
+    r, z = torch.sigmoid(x_part[:, : 2 * hidden_size] + hh[:, : 2 * hidden_size]).chunk(2, dim=1)  # (N, H)
+    n = torch.tanh(torch.addcmul(x_part[:, 2 * hidden_size :], r, q))  # (N, H): n_t = tanh(x_n + r_t q_t)
+    h_next = torch.addcmul(n, z, h - n)  # (N, H): h_t = (1 - z_t) n_t + z_t h_(t-1)
+    return h_next, (h, r, z, n, q)
+
+
+def gru_step_backward(dh_next: torch.Tensor, saved, weight_hh: Weight):
+    r"""Step t of :eq:`eq-gru-deltas`: :math:`[\delta r_t, \delta z_t, \delta n_t]`, :math:`\delta q_t`, and the term to :math:`h_{t-1}`.
+
+    ``dh_next`` is :math:`\delta h_t` (:math:`\lambda_t` of :eq:`eq-gru-vjp`); the last return
+    is :math:`\delta h_t \odot z_t + [\delta r_t, \delta z_t, \delta q_t]\, W_{hh}` (N, H).
+    """
+    h, r, z, n, q = saved
+    delta_n = dh_next * (1 - z) * (1 - n * n)  # (N, H): delta n_t
+    delta_z = dh_next * (h - n) * z * (1 - z)  # (N, H): delta z_t
+    delta_r = delta_n * q * r * (1 - r)  # (N, H): delta r_t
+    delta_q = r * delta_n  # (N, H): delta q_t; W_hn and b_hn see delta n_t through r_t
+    delta = torch.cat([delta_r, delta_z, delta_n], dim=1)  # (N, 3H): by x_part
+    # (N, H): dh_next z_t + [delta r_t, delta z_t, delta q_t] W_hh, as one addmm (its rounding is the book's)
+    dh = matmul(torch.cat([delta_r, delta_z, delta_q], dim=1), weight_hh, add=dh_next * z)
+    return delta, delta_q, dh
+
+
+# --- the table both sweeps read -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The weights of one layer and direction, by PyTorch's kind names (None where absent)."""
+
+    weight_ih: Any
+    weight_hh: Any
+    bias_ih: Any = None
+    bias_hh: Any = None
+    weight_hr: Any = None
+
+
+@dataclass(frozen=True)
+class Kind:
+    r"""A cell kind as the sweeps see it: its state is a tuple, (h,) or (h, c).
+
+    ``step(x_part_t, state, w) -> (state_t, saved_t)``;
+    ``backward(d_state, saved_t, w) -> (delta_t, delta_hh_t, d_state_prev)``, with ``delta_t``
+    the gradient at ``x_part`` (for W_ih and b_ih) and ``delta_hh_t`` at :math:`h_{t-1} W_{hh}^\top + b_{hh}`
+    (for W_hh and b_hh: the same tensor but for the GRU); ``own``: the weights only this kind has,
+    each with its gradient ``(saved, dh_steps, use_onednn) -> Tensor``, given every step's :math:`\delta h_t`.
+    """
+
+    name: str  # PyTorch's mode: "RNN_TANH", "RNN_RELU", "LSTM", "GRU"
+    gates: int  # blocks in weight_ih and weight_hh
+    step: Callable[..., Any]
+    backward: Callable[..., Any]
+    own: dict[str, Callable[..., torch.Tensor]]
+
+
+def _rnn(name: str, nonlinearity: str) -> Kind:
+    def step(x_part, state, w):
+        h = rnn_step(x_part, state[0], w.weight_hh, nonlinearity)  # (N, H)
+        return (h,), h  # h_t is all its backward reads
+
+    def backward(d_state, h_next, w):
+        delta, dh = rnn_step_backward(d_state[0], h_next, w.weight_hh, nonlinearity)  # (N, H), (N, H)
+        return delta, delta, (dh,)
+
+    return Kind(name, 1, step, backward, {})
+
+
+def _lstm_step(x_part, state, w):
+    h, c, saved = lstm_step(x_part, *state, w.weight_hh, w.weight_hr)  # (N, H_out), (N, H)
+    return (h, c), saved
+
+
+def _lstm_backward(d_state, saved, w):
+    delta_a, dh, dc = lstm_step_backward(
+        *d_state, saved, w.weight_hh, w.weight_hr
+    )  # (N, 4H), (N, H_out), (N, H)
+    return delta_a, delta_a, (dh, dc)
+
+
+def _gru_step(x_part, state, w):
+    h, saved = gru_step(x_part, state[0], w.weight_hh, gru_bias_hn(w.bias_hh))  # (N, H)
+    return (h,), saved
+
+
+def _gru_backward(d_state, saved, w):
+    delta, delta_q, dh = gru_step_backward(d_state[0], saved, w.weight_hh)  # (N, 3H), (N, H), (N, H)
+    two = 2 * delta_q.shape[1]
+    return delta, torch.cat([delta[:, :two], delta_q], dim=1), (dh,)  # [delta r, delta z, delta q] (N, 3H)
+
+
+#: The cell kinds by PyTorch's mode.
+KINDS = {
+    "RNN_TANH": _rnn("RNN_TANH", "tanh"),
+    "RNN_RELU": _rnn("RNN_RELU", "relu"),
+    "LSTM": Kind("LSTM", 4, _lstm_step, _lstm_backward, {"weight_hr": lstm_projection_gradient}),
+    "GRU": Kind("GRU", 3, _gru_step, _gru_backward, {}),
+}
