@@ -48,7 +48,9 @@ __all__: list[str] = []  # internal: the steps and the stack multiply through th
 _MEASURED: dict[tuple, tuple[float, ...]] = {}
 #: Timing one product's two kernels: at least _MIN_RUNS interleaved runs of each (after one
 #: warm-up, where oneDNN builds its kernel), at most _MAX_RUNS, more only within _BUDGET_S.
-_MIN_RUNS, _MAX_RUNS, _BUDGET_S = 2, 9, 0.002
+#: Five runs at least: on a shared machine a few runs can all be descheduled (seen: 5 ms for a
+#: 20 us product), and the least of runs spread wider is likelier to be the kernel's own time.
+_MIN_RUNS, _MAX_RUNS, _BUDGET_S = 5, 9, 0.002
 #: Rows timed at most: a product over more rows (the whole sequence's) is timed on its first
 #: _TIMED_ROWS, which bounds the cost (a GEMM's speed per row hardly changes past a few hundred).
 _TIMED_ROWS = 512
