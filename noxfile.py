@@ -204,10 +204,12 @@ def bench(session: nox.Session) -> None:
     """Time rnndoc.layers against the torch modules (float32, CPU) and print the ratios.
 
     Two scripts, each interleaving the two sides and printing median ratios: the forward pass
-    (targets RNN 1.2, GRU 1.3, LSTM 3.0, LSTM without oneDNN 1.3) and forward plus backward
-    against torch's forward plus autograd (targets RNN 1.2, GRU 1.3, LSTM 1.6, with the bytes
-    each keeps for the backward pass). Both always run; the session fails at the end if a
-    ratio missed its target. Pass ``--threads N`` after ``--`` to fix torch's thread count.
+    (targets RNN 1.0, GRU 1.0, LSTM 1.3) and forward plus backward against torch's forward plus
+    autograd (targets RNN 1.0, GRU 1.0, LSTM 1.3, and no more bytes kept for the backward pass
+    than torch keeps). Each prints the CPU model, the matrix-product kernels each side ran and
+    rnndoc's measured choice of kernel per product shape. Both always run; the session fails at
+    the end if a ratio or the memory missed its target. Pass ``--threads N`` after ``--`` to fix
+    torch's thread count.
     """
     _install(session)
     missed = []

@@ -1,8 +1,10 @@
 """The products by the layers' weights: the oneDNN path agrees with the plain one, and is taken only where it may be.
 
-rnndoc.layers.products multiplies by a weight packed once for oneDNN for float32 CPU tensors
-that autograd does not record, and falls back to ATen's ``@`` everywhere else. Which kernel
-ran is counted by op (a dispatch mode below autograd), so each test says which path it saw.
+rnndoc.layers.products may multiply by a weight packed once for oneDNN for float32 CPU tensors
+that autograd does not record, where it measured faster, and uses ATen's ``@`` everywhere else.
+Which kernel ran is counted by op (the profiler's names), so each test says which path it saw;
+no test times anything: the measurement's result is replaced (``choose``) where a test needs
+one path, and only how often it measured is checked.
 """
 
 from __future__ import annotations
@@ -17,10 +19,34 @@ from torch.autograd import forward_ad
 from torch.nn.utils.rnn import pack_padded_sequence
 
 from rnndoc.layers import backward, forward, products
-from rnndoc.layers.products import Packed, linear, matmul, onednn_applies
+from rnndoc.layers.products import Packed, linear, matmul, onednn_applies, pack
 
-ONEDNN = torch.backends.mkldnn.is_available() and products._onednn_works()
-needs_onednn = pytest.mark.skipif(not ONEDNN, reason="oneDNN is not built in or failed its probe here")
+#: oneDNN is built into this torch and enabled: its probe must then pass (a test fails, not skips, if not).
+ONEDNN = torch.backends.mkldnn.is_available() and torch.backends.mkldnn.enabled
+needs_onednn = pytest.mark.skipif(not ONEDNN, reason="oneDNN is not built into this torch, or disabled")
+
+
+@needs_onednn
+def test_the_onednn_probe_passes_where_onednn_is_built_in():
+    assert products._onednn_works(), (
+        "oneDNN is built into torch and enabled for float32 CPU, yet rnndoc.layers.products' probe of its "
+        "private operators (_reorder_linear_weight, _linear_pointwise) failed: the oneDNN path is never "
+        "considered here. Run products._onednn_works.__wrapped__() to see the operator that fails."
+    )
+
+
+@pytest.fixture
+def choose(monkeypatch):
+    """``choose("onednn")`` or ``choose("plain")``: what every measurement finds; returns the list of timings asked."""
+    asked: list[int] = []
+
+    def set_choice(kernel: str) -> list[int]:
+        times = (1.0, 0.0) if kernel == "onednn" else (0.0, 1.0)  # (plain, packed) seconds
+        monkeypatch.setattr(products, "_MEASURED", {})
+        monkeypatch.setattr(products, "_least_times", lambda *calls: asked.append(len(calls)) or times)
+        return asked
+
+    return set_choice
 
 
 def _op_counts(call) -> dict[str, int]:
@@ -82,7 +108,7 @@ def _both(module, x, packed) -> list[torch.Tensor]:
 
 @needs_onednn
 @pytest.mark.parametrize("kind", ["RNN", "LSTM", "GRU"])
-def test_onednn_and_plain_paths_agree_in_float32(kind):
+def test_onednn_and_plain_paths_agree_in_float32(kind, choose):
     """Both float32 paths differ from float64 by round-off only, and from each other by 1e-5 at most.
 
     Tolerance: the values here are of order 1 and each is a float32 sum of at most a few dozen
@@ -93,6 +119,7 @@ def test_onednn_and_plain_paths_agree_in_float32(kind):
     path's error may not exceed four times the plain path's (plus one float32 ulp of 1).
     """
     module, x, packed = _problem(kind)
+    choose("onednn")
     fast = _both(module, x, packed)
     with _onednn_off():
         plain = _both(module, x, packed)
@@ -107,16 +134,90 @@ def test_onednn_and_plain_paths_agree_in_float32(kind):
 
 
 @pytest.mark.parametrize("kind", ["RNN", "LSTM", "GRU"])
-def test_float64_takes_the_plain_path(kind):
+def test_float64_takes_the_plain_path(kind, choose):
     module, x, packed = _problem(kind, torch.float64)
+    asked = choose("onednn")
     assert _packed_products(lambda: _both(module, x, packed)) == 0
+    assert asked == []  # nothing timed where oneDNN is not allowed
 
 
 @needs_onednn
-def test_a_recorded_forward_takes_the_plain_path_and_keeps_its_gradients():
+@pytest.mark.parametrize("where", ["mkldnn-disabled", "autocast", "recorded"])
+def test_where_onednn_is_not_allowed_nothing_is_timed_and_the_plain_path_runs(where, choose):
+    module, x, _ = _problem("LSTM")
+    asked = choose("onednn")
+    context = {"mkldnn-disabled": _onednn_off, "autocast": lambda: torch.autocast("cpu", dtype=torch.bfloat16),
+               "recorded": torch.enable_grad}[where]  # fmt: skip
+    with context():
+        counts = _op_counts(lambda: forward(module, x))
+    assert counts.get("mkldnn::_linear_pointwise", 0) == 0
+    assert asked == []
+
+
+@needs_onednn
+def test_the_choice_is_measured_once_per_shape_and_cached():
+    """The first call measures each product's shapes (real timing); a second call with the same shapes measures nothing."""
+    module, x, packed = _problem("GRU")
+    products._MEASURED.clear()
+    _both(module, x, packed)
+    measured = dict(products._MEASURED)
+    threads = torch.get_num_threads()
+    # GRU, 7 features, batch 4, 9 steps: the recurrent weight (21, 7) per step, the input weights per sweep
+    assert ("linear", 4, 21, 7, torch.float32, threads) in measured
+    assert ("matmul", 4, 21, 7, torch.float32, threads) in measured
+    assert ("linear", 36, 21, 6, torch.float32, threads) in measured
+    assert all(len(times) == 2 and min(times) > 0 for times in measured.values())
+    calls = []
+    original = products._least_times
+    try:
+        products._least_times = lambda *c: calls.append(c) or original(*c)
+        _both(module, x, packed)
+    finally:
+        products._least_times = original
+    assert calls == []
+    assert measured == products._MEASURED
+
+
+@needs_onednn
+@pytest.mark.parametrize("kernel", ["onednn", "plain"])
+def test_pack_follows_the_measurement(kernel, choose):
+    weight = torch.randn(8, 5)
+    asked = choose(kernel)
+    packed = pack(weight, 3, True)
+    assert asked == [2, 2]  # linear and matmul, each timed once, plain against packed
+    if kernel == "plain":
+        assert packed is weight
+    else:
+        assert isinstance(packed, Packed)
+        assert packed.packed_linear
+        assert packed.packed_matmul
+    again = pack(weight, 3, True)
+    assert asked == [2, 2]  # cached: not timed again
+    assert (again is weight) if kernel == "plain" else isinstance(again, Packed)
+    assert pack(weight, 3, False) is weight
+    assert asked == [2, 2]
+
+
+@needs_onednn
+@pytest.mark.parametrize("kernel", ["onednn", "plain"])
+def test_transposed_products_follow_the_measurement(kernel, choose):
+    torch.manual_seed(0)
+    a, b = torch.randn(6, 4), torch.randn(6, 3)  # (M, P), (M, Q)
+    asked = choose(kernel)
+    counts = _op_counts(lambda: products.transposed_products(a, [b, b], True))
+    assert (counts.get("mkldnn::_linear_pointwise", 0), counts.get("aten::mm", 0)) == (
+        (2, 0) if kernel == "onednn" else (0, 2)
+    )
+    assert asked == [2]  # the same shapes: timed once
+    torch.testing.assert_close(products.transposed_products(a, [b], True)[0], a.T @ b, rtol=0, atol=1e-5)
+
+
+@needs_onednn
+def test_a_recorded_forward_takes_the_plain_path_and_keeps_its_gradients(choose):
     """Autograd through forward: the packed product has no derivative, so it must not run."""
     torch.manual_seed(0)
     module, x = nn.LSTM(6, 7, num_layers=2), torch.randn(9, 4, 6, requires_grad=True)
+    choose("onednn")
     results = []
     counts = _op_counts(lambda: results.append(forward(module, x)))
     output, _ = results[0]
@@ -235,3 +336,40 @@ def test_a_failing_private_operator_means_the_plain_path(monkeypatch):
 
     monkeypatch.setattr(Packed, "for_linear", property(broken))
     assert products._onednn_works.__wrapped__() is False
+
+
+@needs_onednn
+def test_at_on_a_packed_weight_is_the_packed_product_and_nothing_else():
+    """``x @ p.T`` is linear(x, p) and ``x @ p`` is matmul(x, p): one oneDNN GEMM each, no copy, no ATen product.
+
+    torch.Tensor.__matmul__ is never asked first: Packed subclasses torch.Tensor, so Python calls
+    its reflected __rmatmul__ first (the fallback through NotImplemented would cost ~11 us a product).
+    """
+    torch.manual_seed(0)
+    x, weight, d = (
+        torch.randn(5, 4),
+        torch.randn(3, 4),
+        torch.randn(5, 3),
+    )  # x (M, in), W (out, in), d (M, out)
+    packed = Packed(weight, rows=5)
+    with torch.no_grad():
+        packed.for_linear, packed.for_matmul  # noqa: B018 (the packs, made before counting)
+        transposed = packed.T
+        assert packed.T is transposed
+        assert transposed.T is packed
+        results = []
+        counts = _op_counts(lambda: results.extend([x @ packed.T, d @ packed]))
+        assert counts == {"mkldnn::_linear_pointwise": 2, "aten::empty": 2}, counts  # the two outputs
+        assert [type(r) for r in results] == [torch.Tensor, torch.Tensor]
+        torch.testing.assert_close(results[0], linear(x, packed), rtol=0, atol=0)
+        torch.testing.assert_close(results[1], matmul(d, packed), rtol=0, atol=0)
+        torch.testing.assert_close(results[0], x @ weight.T, rtol=0, atol=1e-5)  # float32 sums of 4 products
+        torch.testing.assert_close(results[1], d @ weight, rtol=0, atol=1e-5)
+        # as a tensor a Packed is W (sharing its storage) and its .T is W^T
+        assert packed.data_ptr() == weight.data_ptr()
+        assert torch.equal(packed, weight)
+        assert torch.equal(transposed, weight.T)
+        assert transposed.shape == (4, 3)
+        plain = Packed(weight, rows=5, packed_linear=False, packed_matmul=False)  # measured slower: ATen's mm
+        counts = _op_counts(lambda: (x @ plain.T, d @ plain))
+        assert (counts.get("mkldnn::_linear_pointwise", 0), counts.get("aten::mm", 0)) == (0, 2), counts
