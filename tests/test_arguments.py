@@ -213,12 +213,12 @@ TABLE: dict[str, dict[str, Spec]] = {
         "h_0": Tensor(lambda: handset.make_rnn()[1]),
     },
     # witnesses and experiments
-    "rnndoc.witnesses.numeric.forward": {},
-    "rnndoc.witnesses.numeric.autograd_gradients": {},
-    "rnndoc.witnesses.numeric.bptt_handset_gradients": {},
-    "rnndoc.witnesses.exact.sympy_gradients": {"digits": DIGITS_17},
-    "rnndoc.witnesses.exact.exact_loss": {"digits": DIGITS_17},
-    "rnndoc.witnesses.exact.sympy_weight_hh_split": {"digits": DIGITS_17},
+    "rnndoc.witnesses.forward": {},
+    "rnndoc.witnesses.autograd_gradients": {},
+    "rnndoc.witnesses.bptt_handset_gradients": {},
+    "rnndoc.witnesses.sympy_gradients": {"digits": DIGITS_17},
+    "rnndoc.witnesses.exact_loss": {"digits": DIGITS_17},
+    "rnndoc.witnesses.sympy_weight_hh_split": {"digits": DIGITS_17},
     "rnndoc.experiments.order_sensitivity": {
         "reordered": custom(lambda: "CAB", ("type", 3, TypeError), ("range", "AAB", ValueError))
     },
@@ -235,7 +235,7 @@ TABLE: dict[str, dict[str, Spec]] = {
         "atol": Float(lambda: 1e-12, minimum=0.0),
         "what": Str(lambda: "values"),
     },
-    "rnndoc.verdict.judging.gradient_gaps": {
+    "rnndoc.verdict.gradient_gaps": {
         "gradients": custom(
             lambda: {"sympy": {"w": [1.0]}, "guess": {"w": [1.5]}},
             ("type", [], TypeError),
@@ -246,7 +246,7 @@ TABLE: dict[str, dict[str, Spec]] = {
         ),
         "reference": custom(lambda: "sympy", ("type", 3, TypeError), ("range", "nope", ValueError)),
     },
-    "rnndoc.verdict.judging.handset_gaps": {
+    "rnndoc.verdict.handset_gaps": {
         "gradients": custom(
             lambda: {"sympy": witnesses.bptt_handset_gradients(), "bptt": witnesses.bptt_handset_gradients()},
             ("type", [], TypeError),
@@ -263,7 +263,7 @@ TABLE: dict[str, dict[str, Spec]] = {
             ("shape", {"per_use": _f64(2, 2), "per_loss_term": _f64(3, 2, 2)}, ValueError),
         ),
     },
-    "rnndoc.verdict.tolerances.check_finite_difference_eps": {
+    "rnndoc.verdict.check_finite_difference_eps": {
         "eps": custom(
             lambda: 1e-6,
             ("type", "1e-6", TypeError),
@@ -272,7 +272,7 @@ TABLE: dict[str, dict[str, Spec]] = {
             ("range", 1e-300, ValueError),
         )
     },
-    "rnndoc.verdict.judging.judge": {
+    "rnndoc.verdict.judge": {
         "gaps": custom(
             lambda: {"loss": 0.0},
             ("type", [], TypeError),
@@ -597,7 +597,7 @@ RESULTS = {
     "rnndoc.symbolic.gradients.BPTT",
     "rnndoc.symbolic.network.Unrolled",
     "rnndoc.symbolic.parameter_rules.ParameterRules",
-    "rnndoc.witnesses.numeric.Forward",
+    "rnndoc.witnesses.Forward",
     "rnndoc.adding.training.AddingRun",
 }
 

@@ -87,8 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     Returns
     -------
     argparse.ArgumentParser
-        Its ``mechanics`` subcommand's help lists every check of :data:`rnndoc.verdict.tolerances.TOLERANCES`
-        with its tolerance and what it compares (:data:`rnndoc.verdict.tolerances.COMPARISONS`).
+        Its ``mechanics`` subcommand's help lists every check of :data:`rnndoc.verdict.TOLERANCES`
+        with its tolerance and what it compares (:data:`rnndoc.verdict.COMPARISONS`).
 
     Examples
     --------
@@ -145,7 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        0 when every check of :data:`rnndoc.verdict.tolerances.TOLERANCES` passes, 1 otherwise.
+        0 when every check of :data:`rnndoc.verdict.TOLERANCES` passes, 1 otherwise.
 
     Raises
     ------

@@ -4,7 +4,7 @@
 (:mod:`rnndoc.experiments`), takes the checks from :mod:`rnndoc.verdict`, and adds the
 environment; ``python -m rnndoc mechanics`` prints it. It compares nothing itself.
 
-Only ``checks`` is judged: one entry per row of :data:`rnndoc.verdict.tolerances.TOLERANCES`, each the
+Only ``checks`` is judged: one entry per row of :data:`rnndoc.verdict.TOLERANCES`, each the
 largest absolute gap with its ``atol`` and whether it ``passed``. ``forward``'s
 ``max_abs_error`` repeats ``checks["forward"]["max_abs_difference"]``. ``order`` and
 ``chunks`` are printed for information, not judged: the two orders differ, as they should, and
@@ -34,7 +34,7 @@ def mechanics_report(eps: float = FINITE_DIFF_EPS) -> dict:
     Parameters
     ----------
     eps : float, default 1e-6
-        Step of the central finite differences, in :data:`rnndoc.verdict.tolerances.FINITE_DIFF_EPS_RANGE`
+        Step of the central finite differences, in :data:`rnndoc.verdict.FINITE_DIFF_EPS_RANGE`
         (1e-8 to 1e-4), where the finite-difference tolerance holds.
 
     Returns
@@ -54,7 +54,7 @@ def mechanics_report(eps: float = FINITE_DIFF_EPS) -> dict:
     TypeError
         If ``eps`` is not a number.
     ValueError
-        If ``eps`` lies outside :data:`rnndoc.verdict.tolerances.FINITE_DIFF_EPS_RANGE`.
+        If ``eps`` lies outside :data:`rnndoc.verdict.FINITE_DIFF_EPS_RANGE`.
 
     Examples
     --------
