@@ -43,7 +43,6 @@ from arguments_layers import LAYERS_TABLE
 import rnndoc
 from rnndoc import classification, handset, witnesses
 from rnndoc.adding import AddingModel, AddingRun
-from rnndoc.bptt import gradient_split
 from rnndoc.symbolic import derive_delta_rule, symbolic_parameters, unroll
 from rnndoc.symbolic.gated import handset_point, step_symbols
 
@@ -219,6 +218,7 @@ TABLE: dict[str, dict[str, Spec]] = {
     "rnndoc.witnesses.sympy_gradients": {"digits": DIGITS_17},
     "rnndoc.witnesses.exact_loss": {"digits": DIGITS_17},
     "rnndoc.witnesses.sympy_weight_hh_split": {"digits": DIGITS_17},
+    "rnndoc.witnesses.witness_all": {"eps": EPS},
     "rnndoc.experiments.order_sensitivity": {
         "reordered": custom(lambda: "CAB", ("type", 3, TypeError), ("range", "AAB", ValueError))
     },
@@ -246,23 +246,7 @@ TABLE: dict[str, dict[str, Spec]] = {
         ),
         "reference": custom(lambda: "sympy", ("type", 3, TypeError), ("range", "nope", ValueError)),
     },
-    "rnndoc.verdict.handset_gaps": {
-        "gradients": custom(
-            lambda: {"sympy": witnesses.bptt_handset_gradients(), "bptt": witnesses.bptt_handset_gradients()},
-            ("type", [], TypeError),
-            ("range", {"bptt": {}}, ValueError),
-        ),
-        "forward": Instance(witnesses.forward),
-        "loss": Float(lambda: 0.0948),
-        "split": Tensor(lambda: gradient_split(handset.tensors())),
-        "exact_split": custom(
-            lambda: {"per_use": _f64(3, 2, 2), "per_loss_term": _f64(3, 2, 2)},
-            ("type", [], TypeError),
-            ("range", {"per_use": _f64(3, 2, 2)}, ValueError),
-            ("type", {"per_use": [0.0], "per_loss_term": _f64(3, 2, 2)}, TypeError),
-            ("shape", {"per_use": _f64(2, 2), "per_loss_term": _f64(3, 2, 2)}, ValueError),
-        ),
-    },
+    "rnndoc.verdict.handset_gaps": {"witnessed": Instance(witnesses.witness_all)},
     "rnndoc.verdict.check_finite_difference_eps": {
         "eps": custom(
             lambda: 1e-6,
@@ -598,6 +582,7 @@ RESULTS = {
     "rnndoc.symbolic.network.Unrolled",
     "rnndoc.symbolic.parameter_rules.ParameterRules",
     "rnndoc.witnesses.Forward",
+    "rnndoc.witnesses.Witnessed",
     "rnndoc.adding.training.AddingRun",
 }
 

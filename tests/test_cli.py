@@ -25,6 +25,9 @@ def report():
 def test_report_has_the_promised_keys(report):
     assert {"loss", "forward", "gradients", "order", "chunks", "environment", "checks"} <= set(report)
     assert {"preactivations", "hidden"} <= set(report["forward"])
+    # each judged gap is stated once, in checks: the forward pass's is not repeated under forward
+    assert "max_abs_error" not in report["forward"]
+    assert report["checks"]["forward"]["max_abs_difference"] < 1e-14
     assert list(report["gradients"]) == list(PARAMETER_NAMES)
     for name in PARAMETER_NAMES:
         assert list(report["gradients"][name]) == WITNESSES

@@ -28,13 +28,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-import torch
-
-from ._validate import check_array, check_float, check_instance, check_mapping, check_str, check_tensor
+from ._validate import check_array, check_float, check_instance, check_mapping, check_str
 from .compare import assert_close, max_abs_difference
+from .finite_differences import FINITE_DIFF_EPS_RANGE  # stated there, beside the default step
 
 if TYPE_CHECKING:  # the class is imported where it is checked: reading the table loads no sympy
-    from .witnesses import Forward
+    from .witnesses import Witnessed
 
 __all__ = [
     "COMPARISONS",
@@ -61,11 +60,6 @@ FORWARD_ATOL = 1e-14
 EXACT_ATOL = 1e-13
 #: Central differences at a step in ``FINITE_DIFF_EPS_RANGE``: truncation O(eps^2) plus round-off O(1e-16/eps).
 FINITE_DIFF_ATOL = 1e-7
-#: The finite-difference steps for which ``FINITE_DIFF_ATOL`` holds on the hand-set network, with
-#: room to spare: measured, the largest gap is 2.3e-8 at 1e-4 (truncation), 1.8e-11 at 1e-6 and 1.1e-9
-#: at 1e-8 (round-off); at 1e-2 it is 2.3e-4, at 1e-11 1.6e-6
-#: (:func:`rnndoc.experiments.finite_difference_error` measures any step).
-FINITE_DIFF_EPS_RANGE = (1e-8, 1e-4)
 
 
 #: The checks that compare a gradient witness with sympy's exact gradients (the reference).
@@ -133,9 +127,6 @@ def check_finite_difference_eps(eps: object) -> float:
     return eps
 
 
-
-
-
 def gradient_gaps(
     gradients: Mapping[str, Mapping[str, object]], reference: str = "sympy"
 ) -> dict[str, float]:
@@ -173,91 +164,74 @@ def gradient_gaps(
             f"reference {reference!r} is not a witness of gradients ({', '.join(map(str, gradients))})"
         )
     exact = check_mapping(f"gradients[{reference!r}]", gradients[reference])
-    gaps = {}
+    checked = {
+        reference: {name: check_array(f"gradients[{reference!r}][{name!r}]", exact[name]) for name in exact}
+    }
     for witness, values in gradients.items():
-        if witness == reference:
-            continue
-        check_mapping(f"gradients[{witness!r}]", values, exact)
-        gaps[witness] = max(
-            max_abs_difference(
-                check_array(f"gradients[{witness!r}][{name!r}]", values[name]),
-                check_array(f"gradients[{reference!r}][{name!r}]", exact[name]),
-            )
-            for name in exact
-        )
-    return gaps
+        if witness != reference:
+            check_mapping(f"gradients[{witness!r}]", values, exact)
+            checked[witness] = {
+                name: check_array(f"gradients[{witness!r}][{name!r}]", values[name]) for name in exact
+            }
+    return _gradient_gaps(checked, reference)
 
 
-def handset_gaps(
-    gradients: Mapping[str, Mapping[str, object]],
-    forward: Forward,
-    loss: object,
-    split: torch.Tensor,
-    exact_split: Mapping[str, object],
-) -> dict[str, float]:
+def _gradient_gaps(gradients: Mapping[str, Mapping[str, object]], reference: str) -> dict[str, float]:
+    """Per witness but the reference, its largest gap to the reference over every entry."""
+    exact = gradients[reference]
+    return {
+        witness: max(max_abs_difference(values[name], exact[name]) for name in exact)
+        for witness, values in gradients.items()
+        if witness != reference
+    }
+
+
+def handset_gaps(witnessed: Witnessed) -> dict[str, float]:
     """The hand-set network's checks, measured: one largest gap per row of the tolerance table.
 
-    One gap per entry of :data:`~rnndoc.verdict.TOLERANCES`. Every argument is a
-    witness's raw result (:mod:`rnndoc.witnesses`); this only measures the gaps, :func:`judge`
-    holds them against the table.
+    One gap per entry of :data:`TOLERANCES`, from the witnesses' raw results as
+    :func:`rnndoc.witnesses.witness_all` made them (they are not checked again); this only
+    measures the gaps, :func:`judge` holds them against the table.
 
     Parameters
     ----------
-    gradients : mapping of str to mapping of str to Tensor
-        Every gradient witness's results, ``"sympy"`` among them (:func:`gradient_gaps`).
-    forward : rnndoc.witnesses.Forward
-        Both forward witnesses, and the loss of the ``nn.RNN`` output.
-    loss : sympy.Float
-        The exact loss (:func:`rnndoc.witnesses.exact_loss`).
-    split : Tensor, shape (L, L, H, H)
-        :func:`rnndoc.bptt.gradient_split` of the hand-set values (use s, loss term t).
-    exact_split : mapping of str to Tensor
-        sympy's ``per_use`` and ``per_loss_term``, each (L, H, H)
-        (:func:`rnndoc.witnesses.sympy_weight_hh_split`).
+    witnessed : rnndoc.witnesses.Witnessed
+        Every witness's result on one build of the hand-set data.
 
     Returns
     -------
     dict of str to float
-        Keys as :data:`~rnndoc.verdict.TOLERANCES`, in its order; ``weight_hh_split``
-        is the largest gap of the split summed over t (per use), over s (per loss term), and
-        over both (against ``gradients["sympy"]["weight_hh_l0"]``).
+        Keys as :data:`TOLERANCES`, in its order: per gradient witness its largest gap to
+        sympy; ``forward`` the plain-Python states against ``nn.RNN``'s; ``loss`` the loss of
+        ``nn.RNN``'s output against the exact loss; ``weight_hh_split`` the largest gap of the
+        split summed over t (per use), over s (per loss term), and over both (against sympy's
+        ``weight_hh_l0`` gradient).
 
     Raises
     ------
-    TypeError, ValueError
-        If an argument is not of the kind above (the message names it), or the gradients
-        lack ``"sympy"`` or a parameter.
+    TypeError
+        If ``witnessed`` is not an :class:`rnndoc.witnesses.Witnessed`.
 
     Examples
     --------
-    >>> from rnndoc import handset, witnesses
-    >>> from rnndoc.bptt import gradient_split
     >>> from rnndoc.verdict import handset_gaps
-    >>> grads = {"sympy": witnesses.sympy_gradients(), "bptt": witnesses.bptt_handset_gradients()}
-    >>> gaps = handset_gaps(grads, witnesses.forward(), witnesses.exact_loss(),
-    ...                     gradient_split(handset.tensors()), witnesses.sympy_weight_hh_split())
-    >>> sorted(gaps), gaps["forward"] < 1e-14, gaps["weight_hh_split"] < 1e-15
-    (['bptt', 'forward', 'loss', 'weight_hh_split'], True, True)
+    >>> from rnndoc.witnesses import witness_all
+    >>> gaps = handset_gaps(witness_all())
+    >>> list(gaps), gaps["forward"] < 1e-14, gaps["weight_hh_split"] < 1e-15
+    (['bptt', 'autograd', 'finite_difference', 'forward', 'loss', 'weight_hh_split'], True, True)
     """
-    from .witnesses import Forward  # noqa: PLC0415 (sympy loads only when a report is measured)
+    from .witnesses import Witnessed  # noqa: PLC0415 (sympy loads only when a report is measured)
 
-    check_instance("forward", forward, Forward, "an rnndoc.witnesses.Forward")
-    loss = check_float("loss", loss)
-    split = check_tensor("split", split, (None, None, None, None), "(L, L, H, H)")
-    exact_split = check_mapping("exact_split", exact_split, ("per_use", "per_loss_term"))
-    per_use, per_loss_term = (
-        check_tensor(
-            f"exact_split[{key!r}]", exact_split[key], (split.shape[0], *split.shape[2:]), "(L, H, H)"
-        )
-        for key in ("per_use", "per_loss_term")
-    )
-    gaps = gradient_gaps(gradients)
-    gaps["forward"] = max_abs_difference(forward.output[0], forward.hidden)
-    gaps["loss"] = max_abs_difference(forward.loss, loss)
+    w = check_instance("witnessed", witnessed, Witnessed, "an rnndoc.witnesses.Witnessed")
+    gaps = _gradient_gaps(w.gradients, "sympy")
+    gaps["forward"] = max_abs_difference(w.forward.output[0], w.forward.hidden)
+    gaps["loss"] = max_abs_difference(w.forward.loss, float(w.loss))
     gaps["weight_hh_split"] = max(
-        max_abs_difference(split.sum(1), per_use),  # summed over loss terms t: (L, H, H) by use s
-        max_abs_difference(split.sum(0), per_loss_term),  # summed over uses s: (L, H, H) by term t
-        max_abs_difference(split.sum((0, 1)), gradients["sympy"]["weight_hh_l0"]),  # (H, H)
+        max_abs_difference(w.split.sum(1), w.exact_split["per_use"]),  # over loss terms t: (L, H, H) by use s
+        max_abs_difference(
+            w.split.sum(0), w.exact_split["per_loss_term"]
+        ),  # over uses s: (L, H, H) by term t
+        max_abs_difference(w.split.sum((0, 1)), w.gradients["sympy"]["weight_hh_l0"]),  # (H, H)
     )
     return gaps
 

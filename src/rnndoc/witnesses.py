@@ -26,9 +26,9 @@ import sympy
 import torch
 
 from . import handset
-from ._validate import check_int
-from .bptt import bptt_gradients
-from .finite_differences import finite_difference_gradients, handset_loss
+from ._validate import check_float, check_int
+from .bptt import bptt_gradients, gradient_split
+from .finite_differences import FINITE_DIFF_EPS, finite_difference_gradients
 from .loss import hidden_state_loss
 from .reference import handset_forward
 from .symbolic import bptt, direct_gradients, evaluate, symbolic_parameters, to_tensor, unroll
@@ -36,13 +36,16 @@ from .symbolic import bptt, direct_gradients, evaluate, symbolic_parameters, to_
 __all__ = [
     "GRADIENT_WITNESSES",
     "Forward",
+    "Witnessed",
     "autograd_gradients",
     "bptt_handset_gradients",
     "exact_loss",
     "forward",
     "sympy_gradients",
     "sympy_weight_hh_split",
+    "witness_all",
 ]
+
 
 @dataclass(frozen=True)
 class Forward:
@@ -102,11 +105,15 @@ def forward() -> Forward:
     >>> f.output.shape, f.h_n.shape, len(f.hidden)
     (torch.Size([1, 3, 2]), torch.Size([1, 1, 2]), 3)
     """
+    return _forward(handset.make_rnn()[0], handset.tensors())
+
+
+def _forward(rnn: torch.nn.RNN, values: dict[str, torch.Tensor]) -> Forward:
+    """The plain-Python forward and ``rnn``'s on ``values``, with the loss (eq-rnn-forward, eq-loss)."""
     preactivations, hidden = handset_forward()
-    rnn, h_0 = handset.make_rnn()
     with torch.no_grad():
-        output, h_n = rnn(handset.inputs(), h_0)  # (1, L, H), (1, 1, H)
-    loss = hidden_state_loss(output, handset.tensors()["targets"])  # targets (1, L, H)
+        output, h_n = rnn(values["inputs"], values["h_0"])  # (1, L, H), (1, 1, H)
+    loss = hidden_state_loss(output, values["targets"])  # targets (1, L, H)
     return Forward(preactivations, hidden, output, h_n, float(loss))
 
 
@@ -125,12 +132,16 @@ def autograd_gradients() -> dict[str, torch.Tensor]:
     >>> list(g), tuple(g["h_0"].shape)
     (['weight_ih_l0', 'weight_hh_l0', 'bias_ih_l0', 'bias_hh_l0', 'h_0'], (1, 1, 2))
     """
-    rnn, h_0 = handset.make_rnn()
-    h_0.requires_grad_()  # (1, 1, H)
+    return _autograd_gradients(handset.make_rnn()[0], handset.tensors())
+
+
+def _autograd_gradients(rnn: torch.nn.RNN, values: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """The gradients of the loss of ``rnn``'s output on ``values`` by autograd (eq-loss)."""
+    h_0 = values["h_0"].clone().requires_grad_()  # (1, 1, H); ``values`` stays a plain leaf
     leaves = dict(rnn.named_parameters()) | {"h_0": h_0}
-    grads = torch.autograd.grad(
-        handset_loss(rnn, {}, h_0), [leaves[name] for name in handset.PARAMETER_NAMES]
-    )
+    output, _ = rnn(values["inputs"], h_0)  # (1, L, H)
+    loss = hidden_state_loss(output, values["targets"])
+    grads = torch.autograd.grad(loss, [leaves[name] for name in handset.PARAMETER_NAMES])
     return dict(zip(handset.PARAMETER_NAMES, grads, strict=True))
 
 
@@ -151,6 +162,10 @@ def bptt_handset_gradients() -> dict[str, torch.Tensor]:
     return bptt_gradients(handset.tensors()).gradients
 
 
+#: The exact witnesses' working precision, in digits, unless asked for another.
+_DIGITS = 50
+
+
 def _check_digits(digits: object) -> int:
     # float64 needs 17 significant digits to round correctly; fewer would return a
     # value that only looks exact.
@@ -167,7 +182,7 @@ def _symbolic_handset():
     return net, at
 
 
-def sympy_gradients(digits: int = 50) -> dict[str, torch.Tensor]:
+def sympy_gradients(digits: int = _DIGITS) -> dict[str, torch.Tensor]:
     r"""Gradients by direct differentiation of the unrolled sympy loss, evaluated exactly.
 
     sympy differentiates :math:`\mathcal{L}` (a nested expression in 14 parameter symbols) by each
@@ -195,16 +210,19 @@ def sympy_gradients(digits: int = 50) -> dict[str, torch.Tensor]:
     >>> round(sympy_gradients()["bias_hh_l0"][0].item(), 12)
     0.73283966584
     """
-    digits = _check_digits(digits)
+    return _sympy_gradients(handset.tensors(), _check_digits(digits))
+
+
+def _sympy_gradients(like: dict[str, torch.Tensor], digits: int) -> dict[str, torch.Tensor]:
+    """``sympy.diff`` of the unrolled loss, to ``digits`` digits, shaped as ``like`` (eq-loss)."""
     net, at = _symbolic_handset()
-    like = handset.tensors()
     return {
         name: to_tensor(evaluate(grad, digits, subs=at), like=like[name])
         for name, grad in direct_gradients(net).items()
     }
 
 
-def exact_loss(digits: int = 50) -> sympy.Float:
+def exact_loss(digits: int = _DIGITS) -> sympy.Float:
     """The hand-set loss, evaluated from the exact rationals to ``digits`` digits.
 
     Parameters
@@ -227,12 +245,16 @@ def exact_loss(digits: int = 50) -> sympy.Float:
     >>> exact_loss(20)
     0.094816267350151306784
     """
-    digits = _check_digits(digits)
+    return _exact_loss(_check_digits(digits))
+
+
+def _exact_loss(digits: int) -> sympy.Float:
+    """The unrolled loss at the exact hand-set values, to ``digits`` digits (eq-loss)."""
     net, at = _symbolic_handset()
     return evaluate(net.loss, digits, subs=at)
 
 
-def sympy_weight_hh_split(digits: int = 50) -> dict[str, torch.Tensor]:
+def sympy_weight_hh_split(digits: int = _DIGITS) -> dict[str, torch.Tensor]:
     r"""The :math:`W_{hh}` gradient of the hand-set loss split two ways by sympy, evaluated exactly.
 
     .. math::
@@ -279,9 +301,12 @@ def sympy_weight_hh_split(digits: int = 50) -> dict[str, torch.Tensor]:
     >>> bool((split["per_use"].sum(0) - total).abs().max() < 1e-15)
     True
     """
-    digits = _check_digits(digits)
+    return _sympy_weight_hh_split(handset.tensors()["weight_hh_l0"], _check_digits(digits))
+
+
+def _sympy_weight_hh_split(like: torch.Tensor, digits: int) -> dict[str, torch.Tensor]:
+    """The W_hh gradient per use and per loss term by sympy, shaped (L,) + ``like`` (eq-gradients)."""
     net, at = _symbolic_handset()
-    like = handset.tensors()["weight_hh_l0"]  # (H, H)
 
     def exact(matrix: sympy.Matrix) -> torch.Tensor:
         return to_tensor(evaluate(matrix, digits, subs=at), like=like)  # (H, H)
@@ -306,3 +331,95 @@ GRADIENT_WITNESSES: dict[str, Callable[..., dict[str, torch.Tensor]]] = {
     "autograd": autograd_gradients,
     "finite_difference": finite_difference_gradients,
 }
+
+
+@dataclass(frozen=True)
+class Witnessed:
+    r"""Every witness's raw result on one build of the hand-set data: what the verdict judges.
+
+    :func:`witness_all` makes it; :func:`rnndoc.verdict.handset_gaps` measures it as it is
+    (nothing in it is checked again).
+
+    Attributes
+    ----------
+    values : dict of str to Tensor
+        The hand-set tensors every numeric witness read (:func:`rnndoc.handset.tensors`).
+    eps : float
+        The finite-difference step.
+    gradients : dict of str to dict of str to Tensor
+        Witness name (the keys of :data:`GRADIENT_WITNESSES`, ``"sympy"`` first) to its
+        gradients, keyed by :data:`rnndoc.handset.PARAMETER_NAMES` in PyTorch's orientation.
+    forward : Forward
+        Both forward witnesses, and the loss of the ``nn.RNN`` output.
+    loss : sympy.Float
+        The exact loss (:func:`exact_loss`).
+    split : Tensor, shape (L, L, H, H)
+        :func:`rnndoc.bptt.gradient_split` of ``values`` (use s, loss term t).
+    exact_split : dict of str to Tensor
+        sympy's ``per_use`` and ``per_loss_term``, each (L, H, H) (:func:`sympy_weight_hh_split`).
+
+    Examples
+    --------
+    >>> from rnndoc.witnesses import witness_all
+    >>> w = witness_all()
+    >>> list(w.gradients), tuple(w.split.shape), round(float(w.loss), 12)
+    (['sympy', 'bptt', 'autograd', 'finite_difference'], (3, 3, 2, 2), 0.09481626735)
+    """
+
+    values: dict[str, torch.Tensor]
+    eps: float
+    gradients: dict[str, dict[str, torch.Tensor]]
+    forward: Forward
+    loss: sympy.Float
+    split: torch.Tensor
+    exact_split: dict[str, torch.Tensor]
+
+
+def witness_all(eps: float = FINITE_DIFF_EPS) -> Witnessed:
+    """Run every witness once, on one build of the hand-set tensors and one ``nn.RNN``.
+
+    The numeric witnesses share the tensors and the module (none modifies them); the
+    finite differences (:func:`rnndoc.finite_differences.finite_difference_gradients`) read
+    the hand-set data once for their 28 losses; sympy works from the exact rationals, the
+    plain-Python forward from the plain floats.
+
+    Parameters
+    ----------
+    eps : float, default 1e-6
+        The finite-difference step, positive (the verdict's tolerance holds only for the steps
+        of :data:`rnndoc.finite_differences.FINITE_DIFF_EPS_RANGE`).
+
+    Returns
+    -------
+    Witnessed
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``eps`` is not a positive finite number.
+
+    Examples
+    --------
+    >>> from rnndoc.witnesses import witness_all
+    >>> w = witness_all(1e-5)
+    >>> w.eps, sorted(w.exact_split)
+    (1e-05, ['per_loss_term', 'per_use'])
+    """
+    eps = check_float("eps", eps, positive=True)
+    values = handset.tensors()  # (1, L, .) inputs and targets, (1, 1, H) h_0, the parameters
+    rnn = handset.make_rnn()[0]  # the same numbers in nn.RNN
+    gradients = {
+        "sympy": _sympy_gradients(values, _DIGITS),
+        "bptt": bptt_gradients(values).gradients,
+        "autograd": _autograd_gradients(rnn, values),
+        "finite_difference": finite_difference_gradients(eps),
+    }
+    return Witnessed(
+        values=values,
+        eps=eps,
+        gradients=gradients,
+        forward=_forward(rnn, values),
+        loss=_exact_loss(_DIGITS),
+        split=gradient_split(values),  # (use s, loss term t, H, H)
+        exact_split=_sympy_weight_hh_split(values["weight_hh_l0"], _DIGITS),
+    )
