@@ -68,6 +68,17 @@ def test_help_explains_the_report(capsys):
         assert word in out
 
 
+def test_the_help_loads_neither_sympy_nor_the_witnesses():
+    code = (
+        "import sys; from rnndoc.cli import build_parser; build_parser(); "
+        "print(sorted(m for m in ('sympy', 'rnndoc.witnesses', 'rnndoc.report') if m in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert result.stdout.split() == ["[]"]  # the default step, its range and the table read cheaply
+
+
 def test_help_reads_every_tolerance_from_the_verdict(capsys, monkeypatch):
     monkeypatch.setitem(verdict.TOLERANCES, "forward", 3e-15)  # the help follows the table
     with pytest.raises(SystemExit):
