@@ -102,7 +102,7 @@ def check_finite_difference_eps(eps: object) -> float:
     TypeError
         If ``eps`` is not a number.
     ValueError
-        If ``eps`` lies outside :data:`~rnndoc.verdict.FINITE_DIFF_EPS_RANGE`; the
+        If ``eps`` lies outside :data:`~rnndoc.finite_differences.FINITE_DIFF_EPS_RANGE`; the
         message says why.
 
     Examples
