@@ -43,7 +43,6 @@ from arguments_layers import LAYERS_TABLE
 import rnndoc
 from rnndoc import classification, handset, witnesses
 from rnndoc.adding import AddingModel, AddingRun
-from rnndoc.bptt import gradient_split
 from rnndoc.symbolic import derive_delta_rule, symbolic_parameters, unroll
 from rnndoc.symbolic.gated import handset_point, step_symbols
 
@@ -213,12 +212,13 @@ TABLE: dict[str, dict[str, Spec]] = {
         "h_0": Tensor(lambda: handset.make_rnn()[1]),
     },
     # witnesses and experiments
-    "rnndoc.witnesses.numeric.forward": {},
-    "rnndoc.witnesses.numeric.autograd_gradients": {},
-    "rnndoc.witnesses.numeric.bptt_handset_gradients": {},
-    "rnndoc.witnesses.exact.sympy_gradients": {"digits": DIGITS_17},
-    "rnndoc.witnesses.exact.exact_loss": {"digits": DIGITS_17},
-    "rnndoc.witnesses.exact.sympy_weight_hh_split": {"digits": DIGITS_17},
+    "rnndoc.witnesses.forward": {},
+    "rnndoc.witnesses.autograd_gradients": {},
+    "rnndoc.witnesses.bptt_handset_gradients": {},
+    "rnndoc.witnesses.sympy_gradients": {"digits": DIGITS_17},
+    "rnndoc.witnesses.exact_loss": {"digits": DIGITS_17},
+    "rnndoc.witnesses.sympy_weight_hh_split": {"digits": DIGITS_17},
+    "rnndoc.witnesses.witness_all": {"eps": EPS},
     "rnndoc.experiments.order_sensitivity": {
         "reordered": custom(lambda: "CAB", ("type", 3, TypeError), ("range", "AAB", ValueError))
     },
@@ -235,7 +235,7 @@ TABLE: dict[str, dict[str, Spec]] = {
         "atol": Float(lambda: 1e-12, minimum=0.0),
         "what": Str(lambda: "values"),
     },
-    "rnndoc.verdict.judging.gradient_gaps": {
+    "rnndoc.verdict.gradient_gaps": {
         "gradients": custom(
             lambda: {"sympy": {"w": [1.0]}, "guess": {"w": [1.5]}},
             ("type", [], TypeError),
@@ -246,24 +246,8 @@ TABLE: dict[str, dict[str, Spec]] = {
         ),
         "reference": custom(lambda: "sympy", ("type", 3, TypeError), ("range", "nope", ValueError)),
     },
-    "rnndoc.verdict.judging.handset_gaps": {
-        "gradients": custom(
-            lambda: {"sympy": witnesses.bptt_handset_gradients(), "bptt": witnesses.bptt_handset_gradients()},
-            ("type", [], TypeError),
-            ("range", {"bptt": {}}, ValueError),
-        ),
-        "forward": Instance(witnesses.forward),
-        "loss": Float(lambda: 0.0948),
-        "split": Tensor(lambda: gradient_split(handset.tensors())),
-        "exact_split": custom(
-            lambda: {"per_use": _f64(3, 2, 2), "per_loss_term": _f64(3, 2, 2)},
-            ("type", [], TypeError),
-            ("range", {"per_use": _f64(3, 2, 2)}, ValueError),
-            ("type", {"per_use": [0.0], "per_loss_term": _f64(3, 2, 2)}, TypeError),
-            ("shape", {"per_use": _f64(2, 2), "per_loss_term": _f64(3, 2, 2)}, ValueError),
-        ),
-    },
-    "rnndoc.verdict.tolerances.check_finite_difference_eps": {
+    "rnndoc.verdict.handset_gaps": {"witnessed": Instance(witnesses.witness_all)},
+    "rnndoc.verdict.check_finite_difference_eps": {
         "eps": custom(
             lambda: 1e-6,
             ("type", "1e-6", TypeError),
@@ -272,7 +256,7 @@ TABLE: dict[str, dict[str, Spec]] = {
             ("range", 1e-300, ValueError),
         )
     },
-    "rnndoc.verdict.judging.judge": {
+    "rnndoc.verdict.judge": {
         "gaps": custom(
             lambda: {"loss": 0.0},
             ("type", [], TypeError),
@@ -597,7 +581,8 @@ RESULTS = {
     "rnndoc.symbolic.gradients.BPTT",
     "rnndoc.symbolic.network.Unrolled",
     "rnndoc.symbolic.parameter_rules.ParameterRules",
-    "rnndoc.witnesses.numeric.Forward",
+    "rnndoc.witnesses.Forward",
+    "rnndoc.witnesses.Witnessed",
     "rnndoc.adding.training.AddingRun",
 }
 

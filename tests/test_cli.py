@@ -25,6 +25,9 @@ def report():
 def test_report_has_the_promised_keys(report):
     assert {"loss", "forward", "gradients", "order", "chunks", "environment", "checks"} <= set(report)
     assert {"preactivations", "hidden"} <= set(report["forward"])
+    # each judged gap is stated once, in checks: the forward pass's is not repeated under forward
+    assert "max_abs_error" not in report["forward"]
+    assert report["checks"]["forward"]["max_abs_difference"] < 1e-14
     assert list(report["gradients"]) == list(PARAMETER_NAMES)
     for name in PARAMETER_NAMES:
         assert list(report["gradients"][name]) == WITNESSES
@@ -63,6 +66,17 @@ def test_help_explains_the_report(capsys):
     out = capsys.readouterr().out
     for word in ("JSON", "sympy", "bptt", "autograd", "finite_difference", "--eps"):
         assert word in out
+
+
+def test_the_help_loads_neither_sympy_nor_the_witnesses():
+    code = (
+        "import sys; from rnndoc.cli import build_parser; build_parser(); "
+        "print(sorted(m for m in ('sympy', 'rnndoc.witnesses', 'rnndoc.report') if m in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert result.stdout.split() == ["[]"]  # the default step, its range and the table read cheaply
 
 
 def test_help_reads_every_tolerance_from_the_verdict(capsys, monkeypatch):

@@ -1,5 +1,6 @@
 """The verdict (tolerance table, comparisons) and the central differences of the witnesses."""
 
+import dataclasses
 import math
 import re
 import subprocess
@@ -10,17 +11,18 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rnndoc import handset, witnesses
-from rnndoc.bptt import gradient_split
+from rnndoc import finite_differences, witnesses
 from rnndoc.finite_differences import central_difference
 from rnndoc.verdict import (
     EXACT_ATOL,
     FINITE_DIFF_ATOL,
     FINITE_DIFF_EPS_RANGE,
     FLOAT64_ATOL,
+    GRADIENT_CHECKS,
     TOLERANCES,
     assert_close,
     check_finite_difference_eps,
+    gradient_gaps,
     handset_gaps,
     judge,
     max_abs_difference,
@@ -36,6 +38,12 @@ def test_reading_the_table_loads_neither_sympy_nor_the_witnesses():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
     assert result.stdout.split() == ["[]", "6"]  # the command line's help reads the table cheaply
+
+
+def test_the_default_step_lies_in_its_range_stated_beside_it():
+    low, high = finite_differences.FINITE_DIFF_EPS_RANGE
+    assert FINITE_DIFF_EPS_RANGE is finite_differences.FINITE_DIFF_EPS_RANGE  # one statement, re-exported
+    assert low <= finite_differences.FINITE_DIFF_EPS <= high
 
 
 def test_tolerances_are_the_policy():
@@ -101,22 +109,34 @@ def test_judge_reads_the_one_table():
 
 
 def test_the_split_check_compares_each_split_term_not_only_the_total():
-    grads = {"sympy": witnesses.sympy_gradients()}
-    args = (grads, witnesses.forward(), witnesses.exact_loss())
-    split, exact = gradient_split(handset.tensors()), witnesses.sympy_weight_hh_split()
-    assert handset_gaps(*args, split, exact)["weight_hh_split"] <= TOLERANCES["weight_hh_split"]
+    witnessed = witnesses.witness_all()
+    split = witnessed.split
+    assert handset_gaps(witnessed)["weight_hh_split"] <= TOLERANCES["weight_hh_split"]
     # move 0.01 from use 1 to use 2 within loss term 3: the total and the per-term sums stay,
     # the per-use sums do not
     moved = split.clone()
     moved[0, 2, 0, 0] += 0.01
     moved[1, 2, 0, 0] -= 0.01
     assert (moved.sum((0, 1)) - split.sum((0, 1))).abs().max() < 1e-15
-    assert handset_gaps(*args, moved, exact)["weight_hh_split"] == pytest.approx(0.01, abs=1e-12)
+    gap = handset_gaps(dataclasses.replace(witnessed, split=moved))["weight_hh_split"]
+    assert gap == pytest.approx(0.01, abs=1e-12)
     # the same move within use 1, from loss term 2 to loss term 3: now the per-term sums differ
     moved = split.clone()
     moved[0, 1, 0, 0] += 0.01
     moved[0, 2, 0, 0] -= 0.01
-    assert handset_gaps(*args, moved, exact)["weight_hh_split"] == pytest.approx(0.01, abs=1e-12)
+    gap = handset_gaps(dataclasses.replace(witnessed, split=moved))["weight_hh_split"]
+    assert gap == pytest.approx(0.01, abs=1e-12)
+
+
+def test_the_report_gaps_are_the_witnesses_gaps():
+    """One build of the hand-set data gives the gaps the separately called witnesses give."""
+    witnessed = witnesses.witness_all()
+    apart = {name: witness() for name, witness in witnesses.GRADIENT_WITNESSES.items()}
+    gaps = handset_gaps(witnessed)
+    assert {name: gaps[name] for name in GRADIENT_CHECKS} == gradient_gaps(apart)
+    assert gaps["forward"] == max_abs_difference(witnesses.forward().output[0], witnesses.forward().hidden)
+    assert gaps["loss"] == max_abs_difference(witnesses.forward().loss, float(witnesses.exact_loss()))
+    assert list(gaps) == list(TOLERANCES)
 
 
 @given(st.floats(min_value=1e-320, max_value=1e300, allow_nan=False))

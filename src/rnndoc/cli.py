@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 from . import __version__
 from ._validate import check_sequence, check_str
-from .finite_differences import FINITE_DIFF_EPS
-from .verdict import COMPARISONS, FINITE_DIFF_EPS_RANGE, TOLERANCES, check_finite_difference_eps
+from .finite_differences import FINITE_DIFF_EPS, FINITE_DIFF_EPS_RANGE  # the default step and its range
+from .verdict import COMPARISONS, TOLERANCES, check_finite_difference_eps
 
 __all__ = ["build_parser", "main"]
 
@@ -71,7 +71,7 @@ def _mechanics_description() -> str:
             _fill(
                 'Printed for information, not judged: "order" (the final state after ABC and after CAB; '
                 'they differ, as they should) and "chunks" (the sequence in two chunks, the state carried '
-                'and reset); "forward"\'s max_abs_error repeats checks.forward.max_abs_difference.'
+                "and reset)."
             ),
             _fill(
                 f"The finite-difference tolerance holds for steps from {low:g} to {high:g} only, so --eps "
@@ -87,8 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     Returns
     -------
     argparse.ArgumentParser
-        Its ``mechanics`` subcommand's help lists every check of :data:`rnndoc.verdict.tolerances.TOLERANCES`
-        with its tolerance and what it compares (:data:`rnndoc.verdict.tolerances.COMPARISONS`).
+        Its ``mechanics`` subcommand's help lists every check of :data:`rnndoc.verdict.TOLERANCES`
+        with its tolerance and what it compares (:data:`rnndoc.verdict.COMPARISONS`).
 
     Examples
     --------
@@ -145,7 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        0 when every check of :data:`rnndoc.verdict.tolerances.TOLERANCES` passes, 1 otherwise.
+        0 when every check of :data:`rnndoc.verdict.TOLERANCES` passes, 1 otherwise.
 
     Raises
     ------

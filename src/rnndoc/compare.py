@@ -51,8 +51,8 @@ def assert_close(actual: object, expected: object, atol: float, what: str = "val
     ----------
     actual, expected : Tensor or nested sequence of float, same shape (any)
     atol : float
-        One of :data:`rnndoc.verdict.tolerances.FLOAT64_ATOL`, :data:`rnndoc.verdict.tolerances.EXACT_ATOL`,
-        :data:`rnndoc.verdict.tolerances.FINITE_DIFF_ATOL`, or tighter.
+        One of :data:`rnndoc.verdict.FLOAT64_ATOL`, :data:`rnndoc.verdict.EXACT_ATOL`,
+        :data:`rnndoc.verdict.FINITE_DIFF_ATOL`, or tighter.
     what : str
         Named in the failure message.
 

@@ -6,7 +6,8 @@ The numbers are written once, as decimal strings, in the layout of ``torch.nn.RN
 :func:`exact` turns them into exact ``sympy.Rational`` matrices, :func:`floats` into plain
 Python numbers (for the torch-free witness, :mod:`rnndoc.reference`), :func:`tensors` into
 float64 tensors, :func:`make_rnn` into a ``torch.nn.RNN`` with those weights and its ``h_0``.
-This module imports torch only inside the functions that return tensors. The network, read on
+This module imports sympy and torch only inside the functions that return their objects, so
+reading the constants (or importing a module that does) loads neither. The network, read on
 the sequence A, B, C with the hidden-state loss
 :math:`\mathcal{L} = \tfrac12 \sum_t \sum_k (h_t[k] - y_t[k])^2` (:eq:`eq-loss`), is
 
@@ -17,11 +18,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import sympy
-
 from ._validate import check_dtype, check_str
 
 if TYPE_CHECKING:
+    import sympy
     import torch
 
 __all__ = [
@@ -132,6 +132,8 @@ def exact(order: str = SEQUENCE) -> dict[str, sympy.Matrix]:
     >>> exact()["h_0"].T, exact()["inputs"].shape
     (Matrix([[1/10, -1/5]]), (3, 2))
     """
+    import sympy  # noqa: PLC0415
+
     values = {name: _convert(value, sympy.Rational) for name, value in _raw(order).items()}
     values["h_0"] = values["h_0"][0][0]  # (H,): one layer, one sequence
     values["inputs"], values["targets"] = values["inputs"][0], values["targets"][0]  # (L, .)

@@ -1,12 +1,13 @@
 """The machine-readable mechanics report: every hand-set result as JSON-ready data.
 
-:func:`mechanics_report` runs the witnesses (:mod:`rnndoc.witnesses`) and the experiments
-(:mod:`rnndoc.experiments`), takes the checks from :mod:`rnndoc.verdict`, and adds the
-environment; ``python -m rnndoc mechanics`` prints it. It compares nothing itself.
+:func:`mechanics_report` runs every witness once on one build of the hand-set data
+(:func:`rnndoc.witnesses.witness_all`), hands that one frozen result to :mod:`rnndoc.verdict`
+for the checks, runs the experiments (:mod:`rnndoc.experiments`) and adds the environment;
+``python -m rnndoc mechanics`` prints it. It compares nothing itself.
 
-Only ``checks`` is judged: one entry per row of :data:`rnndoc.verdict.tolerances.TOLERANCES`, each the
-largest absolute gap with its ``atol`` and whether it ``passed``. ``forward``'s
-``max_abs_error`` repeats ``checks["forward"]["max_abs_difference"]``. ``order`` and
+Only ``checks`` is judged: one entry per row of :data:`rnndoc.verdict.TOLERANCES`, each the
+largest absolute gap with its ``atol`` and whether it ``passed``; each gap is stated there
+only (the forward pass's is ``checks["forward"]["max_abs_difference"]``). ``order`` and
 ``chunks`` are printed for information, not judged: the two orders differ, as they should, and
 the carried and reset chunk runs show what carrying the state changes.
 """
@@ -14,16 +15,14 @@ the carried and reset chunk runs show what carrying the state changes.
 from __future__ import annotations
 
 import platform
-from functools import partial
 
 import sympy
 import torch
 
-from . import __version__, experiments, handset, witnesses
-from .bptt import gradient_split
-from .finite_differences import FINITE_DIFF_EPS, finite_difference_gradients
+from . import __version__, experiments, handset
+from .finite_differences import FINITE_DIFF_EPS
 from .verdict import check_finite_difference_eps, handset_gaps, judge
-from .witnesses import GRADIENT_WITNESSES
+from .witnesses import witness_all
 
 __all__ = ["mechanics_report"]
 
@@ -34,7 +33,7 @@ def mechanics_report(eps: float = FINITE_DIFF_EPS) -> dict:
     Parameters
     ----------
     eps : float, default 1e-6
-        Step of the central finite differences, in :data:`rnndoc.verdict.tolerances.FINITE_DIFF_EPS_RANGE`
+        Step of the central finite differences, in :data:`rnndoc.finite_differences.FINITE_DIFF_EPS_RANGE`
         (1e-8 to 1e-4), where the finite-difference tolerance holds.
 
     Returns
@@ -54,7 +53,7 @@ def mechanics_report(eps: float = FINITE_DIFF_EPS) -> dict:
     TypeError
         If ``eps`` is not a number.
     ValueError
-        If ``eps`` lies outside :data:`rnndoc.verdict.tolerances.FINITE_DIFF_EPS_RANGE`.
+        If ``eps`` lies outside :data:`rnndoc.finite_differences.FINITE_DIFF_EPS_RANGE`.
 
     Examples
     --------
@@ -66,21 +65,11 @@ def mechanics_report(eps: float = FINITE_DIFF_EPS) -> dict:
     True
     """
     eps = check_finite_difference_eps(eps)
-    values = handset.tensors()
-    fwd = witnesses.forward()
+    witnessed = witness_all(eps)  # the hand-set data built once, every witness run on it
+    values, fwd, split = witnessed.values, witnessed.forward, witnessed.split  # split: (use s, loss t, H, H)
+    checks = judge(handset_gaps(witnessed))
     order = experiments.order_sensitivity("CAB")
     chunks = experiments.chunked_forward(2)
-    calls = GRADIENT_WITNESSES | {
-        "finite_difference": partial(finite_difference_gradients, eps)
-    }  # eps as asked
-    by_witness = {name: call() for name, call in calls.items()}  # same keys, same order
-    gradients = {
-        name: {witness: grads[name] for witness, grads in by_witness.items()}
-        for name in handset.PARAMETER_NAMES
-    }
-    split = gradient_split(values)  # (use s, loss t, H, H)
-    loss_exact = witnesses.exact_loss()
-    checks = judge(handset_gaps(by_witness, fwd, loss_exact, split, witnesses.sympy_weight_hh_split()))
     return {
         "scope": "Hand-set two-unit tanh RNN (float64, CPU): forward, loss, BPTT gradients by four witnesses.",
         "environment": {
@@ -106,17 +95,16 @@ def mechanics_report(eps: float = FINITE_DIFF_EPS) -> dict:
             },
             "finite_difference_eps": eps,
         },
-        "loss": float(loss_exact),
+        "loss": float(witnessed.loss),
         "forward": {
             "preactivations": fwd.preactivations,
             "hidden": fwd.hidden,
             "hidden_torch": fwd.output[0].tolist(),
             "h_n": fwd.h_n.tolist(),
-            "max_abs_error": checks["forward"]["max_abs_difference"],
         },
-        "gradients": {
-            name: {witness: value.tolist() for witness, value in per.items()}
-            for name, per in gradients.items()
+        "gradients": {  # per parameter, each witness's gradient
+            name: {witness: grads[name].tolist() for witness, grads in witnessed.gradients.items()}
+            for name in handset.PARAMETER_NAMES
         },
         "weight_hh_split": {
             "per_use": split.sum(1).tolist(),

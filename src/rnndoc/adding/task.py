@@ -5,7 +5,7 @@ r"""The adding problem's data and scores.
 :data:`MEAN_BASELINE_MSE` (:data:`SOLVED_FRACTION`, :data:`FAILED_MSE`). These thresholds
 judge a training outcome (is an answer close enough, has a run learned), not how closely two
 computations of one quantity agree, so they live here and not in
-:data:`rnndoc.verdict.tolerances.TOLERANCES`.
+:data:`rnndoc.verdict.TOLERANCES`.
 
 Hochreiter and Schmidhuber (1997), section 5.4.
 """
