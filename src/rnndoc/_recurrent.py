@@ -63,18 +63,20 @@ def weight_names(module: nn.RNNBase) -> tuple[str, ...]:
     return tuple(f"{kind}_l0" for kind in kinds)
 
 
-def layer_weights(name: str, module: nn.RNNBase, input: torch.Tensor) -> dict[str, torch.Tensor]:
+def layer_weights(
+    name: str, module: nn.RNNBase, input: torch.Tensor, input_name: str = "input"
+) -> dict[str, torch.Tensor]:
     """The layer-0 weights as the module computes with them, checked against ``input``.
 
     Each must be a real floating tensor of ``input``'s dtype and device (the message names
-    ``{name}.weight_ih_l0`` and the like).
+    ``{name}.weight_ih_l0`` and the like, and the input by ``input_name``).
     """
     weights = {}
     for own in weight_names(module):
         weights[own] = check_tensor(f"{name}.{own}", effective_tensor(module, own))
-    check_same_dtype(**{f"{name}.weight_ih_l0": weights["weight_ih_l0"]}, input=input)
+    check_same_dtype(**{f"{name}.weight_ih_l0": weights["weight_ih_l0"], input_name: input})
     check_same_dtype(**{f"{name}.{own}": w for own, w in weights.items()})
-    check_same_device("input", input, **{f"{name}.{own}": w for own, w in weights.items()})
+    check_same_device(input_name, input, **{f"{name}.{own}": w for own, w in weights.items()})
     return weights
 
 

@@ -97,7 +97,7 @@ def chunked_autograd_gradients(
         raise ValueError(f"inputs must hold at least one time step, got shape {tuple(inputs.shape)}")
     targets = check_tensor("targets", values["targets"], (batch, length, rnn.hidden_size), "(N, L, H)")
     h_0 = check_tensor("h_0", values["h_0"], (1, batch, rnn.hidden_size), "(1, N, H)")
-    weights = layer_weights("rnn", rnn, inputs)
+    weights = layer_weights("rnn", rnn, inputs, "inputs")
     check_same_dtype(inputs=inputs, targets=targets, h_0=h_0)
     check_same_device("inputs", inputs, targets=targets, h_0=h_0)
     plain = _plain_rnn(rnn, weights)

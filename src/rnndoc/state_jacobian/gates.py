@@ -69,7 +69,8 @@ def gate_values(module: nn.LSTM | nn.GRU, input: torch.Tensor) -> dict[str, torc
                 h, (*gates, _) = _gru_gates(x_t, h, *weights)  # (H,) each: h_t; r, z, n
             for name, value in zip(names, gates, strict=True):
                 values[name].append(value)  # (H,)
-    return {name: torch.stack(v) for name, v in values.items()}  # each (T, H)
+    empty = input.new_zeros(0, module.hidden_size)  # T = 0: no step, no gate
+    return {name: torch.stack(v) if v else empty for name, v in values.items()}  # each (T, H)
 
 
 def _raise_bias(
