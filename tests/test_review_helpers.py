@@ -10,6 +10,7 @@ runs, so a pruned or weight-normed attribute is still stale when they read it.
 from __future__ import annotations
 
 import copy
+import math
 import warnings
 
 import pytest
@@ -226,11 +227,15 @@ def test_the_reference_sees_a_stale_attribute_the_helper_would_have_missed(helpe
         _close(function(stale, x), reference(module, x))
 
 
-@pytest.mark.parametrize(("helper", "cls", "kind"), _cases(["batch_first", "float32", "noncontiguous", "nan", "inf", "empty"]))
+@pytest.mark.parametrize(
+    ("helper", "cls", "kind"), _cases(["batch_first", "float32", "noncontiguous", "nan", "inf", "empty"])
+)
 def test_a_module_helper_answers_on_degenerate_input(helper, cls, kind):
     function, reference, _ = HELPERS[helper]
     tolerance = SINGLE if kind == "float32" else EXACT
-    module = _make(cls, "plain", F64 if kind != "float32" else torch.float32, batch_first=kind == "batch_first")
+    module = _make(
+        cls, "plain", F64 if kind != "float32" else torch.float32, batch_first=kind == "batch_first"
+    )
     x = _input(dtype=module.weight_hh_l0.dtype)
     if kind == "noncontiguous":
         x = torch.randn(H, 2 * len(x), dtype=F64).T[::2]  # (T, H), strided
@@ -244,7 +249,11 @@ def test_a_module_helper_answers_on_degenerate_input(helper, cls, kind):
     theirs = reference(module, x) if kind != "empty" else _empty_answer(helper, module)
     _close(ours, theirs, tolerance)
     if kind == "nan":  # the NaN reaches the late states, as through torch
-        assert torch.cat([v.flatten() for v in (ours.values() if isinstance(ours, dict) else [ours])]).isnan().any()
+        assert (
+            torch.cat([v.flatten() for v in (ours.values() if isinstance(ours, dict) else [ours])])
+            .isnan()
+            .any()
+        )
 
 
 def _empty_answer(helper, module):
@@ -407,7 +416,8 @@ def test_a_step_jacobian_answers_as_autograd_through_torch_s_cell(kind, case):
     if case == "noncontiguous":
         args[4] = args[4].T.contiguous().T  # weight_hh, column-major
         args[0] = torch.stack([args[0], args[0]], dim=1)[:, 0]  # x_t, stride 2
-        assert not args[4].is_contiguous() and not args[0].is_contiguous()
+        assert not args[4].is_contiguous()
+        assert not args[0].is_contiguous()
     elif case in ("nan", "inf"):
         args[0] = args[0].clone()
         args[0][0] = float(case)
@@ -460,12 +470,14 @@ def test_state_gradient_norms_answer_as_autograd_through_nn_rnn(case):
     weight = rnn.weight_hh_l0.detach()
     if case == "noncontiguous":
         weight, hidden = weight.T.contiguous().T, hidden.T.contiguous().T
-        assert not weight.is_contiguous() and not hidden.is_contiguous()
+        assert not weight.is_contiguous()
+        assert not hidden.is_contiguous()
     if case == "nan":
         hidden = hidden.clone()
         hidden[1, 0] = float("nan")  # h_2: the products back to h_1 and earlier are NaN
         ours = state_gradient_norms(weight, hidden)
-        assert not ours[: len(x) - 1].isnan().any() and ours[len(x) - 1 :].isnan().all()
+        assert not ours[: len(x) - 1].isnan().any()
+        assert ours[len(x) - 1 :].isnan().all()
         return
     ours = state_gradient_norms(weight, hidden)
     theirs = torch_norms(rnn, x) if len(x) else torch.ones(1, dtype=F64)
@@ -481,9 +493,19 @@ def test_state_gradient_norms_give_infinity_for_an_infinite_product():
 @pytest.mark.parametrize(
     ("weight", "hidden", "error", "match"),
     [
-        (torch.eye(2, dtype=F64).to("meta"), torch.zeros(3, 2, dtype=F64), ValueError, "hidden.*cpu.*weight_hh.*meta"),
+        (
+            torch.eye(2, dtype=F64).to("meta"),
+            torch.zeros(3, 2, dtype=F64),
+            ValueError,
+            "hidden.*cpu.*weight_hh.*meta",
+        ),
         (torch.eye(2, dtype=F64), torch.zeros(3, 2), TypeError, "hidden.*float64"),
-        (torch.eye(2, dtype=torch.complex128), torch.zeros(3, 2, dtype=F64), TypeError, "weight_hh.*floating"),
+        (
+            torch.eye(2, dtype=torch.complex128),
+            torch.zeros(3, 2, dtype=F64),
+            TypeError,
+            "weight_hh.*floating",
+        ),
     ],
 )
 def test_state_gradient_norms_refuse_by_name(weight, hidden, error, match):
@@ -558,7 +580,8 @@ def test_truncated_bptt_on_degenerate_input(case, expected):
         return
     theirs = bptt_gradients(values | _torch_weights(rnn, values), truncation=2).gradients
     if expected == "nan":  # the NaN at step 4 reaches the gradients of its chunk
-        assert ours["weight_hh_l0"].isnan().all() and not ours["h_0"][:, 1].isnan().any()
+        assert ours["weight_hh_l0"].isnan().all()
+        assert not ours["h_0"][:, 1].isnan().any()
         return
     for name in ours:
         torch.testing.assert_close(ours[name], theirs[name], **(SINGLE if case == "float32" else EXACT))
@@ -716,7 +739,8 @@ def test_the_classifier_answers_as_nn_rnn_and_autograd(case):
     assert paths.shape == (len(values["inputs"]), 2, 2)
     _close(paths.sum(dim=0), theirs["weight_hh_l0"], tolerance)
     if case == "nan":
-        assert loss.isnan() and paths.isnan().all()
+        assert loss.isnan()
+        assert paths.isnan().all()
 
 
 @pytest.mark.parametrize(
@@ -756,13 +780,14 @@ def test_masked_mean_answers_as_the_mean_of_the_real_steps(case):
 
 def test_masked_mean_of_no_sequence_is_nan_as_torch_mean_of_nothing():
     ours = masked_mean(torch.zeros(4, 0, dtype=F64), torch.zeros(0, dtype=torch.long))
-    assert ours.isnan() and torch.zeros(0, dtype=F64).mean().isnan()
+    assert ours.isnan()
+    assert torch.zeros(0, dtype=F64).mean().isnan()
 
 
 def test_masking_refuses_lengths_it_cannot_read_or_use():
-    with pytest.raises(ValueError, match="lengths.*meta"):
+    with pytest.raises(ValueError, match=r"lengths.*meta"):
         length_mask(torch.tensor([2, 1], device="meta"), 3)
-    with pytest.raises(ValueError, match="lengths.*meta"):
+    with pytest.raises(ValueError, match=r"lengths.*meta"):
         masked_mean(torch.zeros(3, 2, dtype=F64), torch.tensor([2, 1], device="meta"))
 
 
@@ -770,9 +795,10 @@ def test_evaluate_answers_as_torch_and_refuses_by_name():
     inputs, targets = torch.randn(4, 3, 2, dtype=F64), torch.randn(4, dtype=F64)
     mse, right = evaluate(lambda x: x[:, -1, 0], inputs, targets)
     error = inputs[:, -1, 0] - targets
-    assert mse == error.square().mean().item() and right == (error.abs() < 0.04).double().mean().item()
+    assert mse == error.square().mean().item()
+    assert right == (error.abs() < 0.04).double().mean().item()
     empty = evaluate(lambda x: x[:, -1, 0], inputs[:0], targets[:0])
-    assert all(v != v for v in empty)  # NaN, NaN: torch's mean of nothing
+    assert all(math.isnan(v) for v in empty)  # NaN, NaN: torch's mean of nothing
     with pytest.raises(TypeError, match=r"model must return a torch.Tensor, got list"):
         evaluate(lambda x: [0.0] * 4, inputs, targets)
     with pytest.raises(ValueError, match=r"targets.*meta.*inputs.*cpu"):

@@ -16,7 +16,14 @@ from collections.abc import Callable
 
 import torch
 
-from .._validate import check_callable, check_dtype, check_instance, check_int, check_same_device, check_tensor
+from .._validate import (
+    check_callable,
+    check_dtype,
+    check_instance,
+    check_int,
+    check_same_device,
+    check_tensor,
+)
 
 __all__ = ["FAILED_MSE", "MEAN_BASELINE_MSE", "SOLVED_FRACTION", "TOLERANCE", "adding_batch", "evaluate"]
 
