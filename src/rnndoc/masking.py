@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import torch
 
-from ._validate import check_int, check_lengths, check_tensor
+from ._validate import check_int, check_lengths, check_same_device, check_tensor
 
 __all__ = ["length_mask", "masked_mean"]
 
@@ -41,7 +41,7 @@ def length_mask(lengths: torch.Tensor, total_length: int) -> torch.Tensor:
         If ``lengths`` is not an integer tensor, or ``total_length`` not an int.
     ValueError
         If ``lengths`` is not one-dimensional, a length is below 1 or above ``total_length``,
-        or ``total_length`` is negative.
+        ``total_length`` is negative, or ``lengths`` is on the meta device (it holds no values).
 
     Examples
     --------
@@ -52,6 +52,8 @@ def length_mask(lengths: torch.Tensor, total_length: int) -> torch.Tensor:
     """
     lengths = check_lengths("lengths", lengths)
     total_length = check_int("total_length", total_length, minimum=0)
+    if lengths.device.type == "meta":
+        raise ValueError("lengths must hold values, got a tensor on the meta device")
     if len(lengths) and not (int(lengths.min()) >= 1 and int(lengths.max()) <= total_length):
         raise ValueError(f"lengths must lie in [1, total_length={total_length}], got {lengths.tolist()}")
     steps = torch.arange(total_length, device=lengths.device)  # (L,)
@@ -86,8 +88,9 @@ def masked_mean(losses: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
     TypeError
         If ``losses`` is not a floating tensor or ``lengths`` not an integer tensor.
     ValueError
-        If ``losses`` is not two-dimensional with one column per length, or a length is out
-        of range.
+        If ``losses`` is not two-dimensional with one column per length, a length is out
+        of range, or ``lengths`` is neither on the CPU nor on ``losses``' device.
+        N = 0 sequences give NaN, 0 / 0, as ``torch.mean`` of nothing does.
 
     Notes
     -----
@@ -105,5 +108,7 @@ def masked_mean(losses: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
     """
     losses = check_tensor("losses", losses, (None, None), "(L, N)")
     check_lengths("lengths", lengths, losses.shape[1])
-    mask = length_mask(lengths, losses.shape[0])  # (L, N)
+    if lengths.device.type != "cpu":  # on the CPU (as pack_padded_sequence wants them) or with losses
+        check_same_device("losses", losses, lengths=lengths)
+    mask = length_mask(lengths, losses.shape[0]).to(losses.device)  # (L, N)
     return losses[mask].sum() / mask.sum()

@@ -13,7 +13,15 @@ from collections.abc import Mapping
 
 import torch
 
-from ._validate import check_bool, check_instance, check_int, check_mapping, check_same_dtype, check_tensor
+from ._recurrent import check_module, check_one_layer, layer_weights
+from ._validate import (
+    check_bool,
+    check_int,
+    check_mapping,
+    check_same_device,
+    check_same_dtype,
+    check_tensor,
+)
 from .loss import hidden_state_loss
 
 __all__ = ["chunked_autograd_gradients"]
@@ -45,14 +53,20 @@ def chunked_autograd_gradients(
     -------
     dict of str to Tensor
         ``weight_ih_l0`` (H, H_in), ``weight_hh_l0`` (H, H), ``bias_ih_l0``, ``bias_hh_l0`` (H,)
-        and ``h_0`` (1, N, H); the module's own gradients are left zeroed.
+        (with ``bias=True``) and ``h_0`` (1, N, H): the gradients with respect to the weights
+        as ``rnn`` computes with them (parametrized, pruned, ``weight_norm`` ones too), whether
+        or not they require grad, as :func:`rnndoc.layers.backward` gives them; a tensor tied
+        under two names gets the sum over its uses under each, as autograd gives it. The loop
+        runs on a plain ``nn.RNN`` holding those weights, so ``rnn`` and its ``.grad`` are
+        left alone.
 
     Raises
     ------
     TypeError, ValueError
-        If ``rnn`` is not a one-layer, one-direction, ``batch_first`` ``nn.RNN``, ``truncation``
-        is not a positive int, an entry is missing or not a floating tensor of the shape above,
-        or the dtypes differ.
+        If ``rnn`` is not a one-layer, one-direction, ``batch_first`` ``nn.RNN``, has hooks or
+        overrides ``forward`` (TypeError), ``truncation`` is not a positive int, an entry is
+        missing or not a floating tensor of the shape above, ``inputs`` holds no time step
+        (as ``nn.RNN`` refuses), or the dtypes or devices differ.
     RuntimeError
         From torch, with ``detach=False`` and more than one chunk.
 
@@ -70,32 +84,63 @@ def chunked_autograd_gradients(
     >>> g["weight_hh_l0"].shape, g["h_0"].shape
     (torch.Size([2, 2]), torch.Size([1, 1, 2]))
     """
-    rnn = check_instance("rnn", rnn, torch.nn.RNN, "an nn.RNN")
-    if rnn.num_layers != 1 or rnn.bidirectional or not rnn.batch_first:
-        raise ValueError("rnn must have one layer, one direction and batch_first=True")
+    check_module("rnn", rnn, (torch.nn.RNN,), "an nn.RNN", autograd=True)
+    check_one_layer("rnn", rnn)
+    if not rnn.batch_first:
+        raise ValueError("rnn must be batch_first=True, got batch_first=False")
     truncation = check_int("truncation", truncation, minimum=1)
     detach = check_bool("detach", detach)
     values = check_mapping("values", values, ("inputs", "targets", "h_0"))
     inputs = check_tensor("inputs", values["inputs"], (None, None, rnn.input_size), "(N, L, H_in)")
     batch, length, _ = inputs.shape
+    if length < 1:
+        raise ValueError(f"inputs must hold at least one time step, got shape {tuple(inputs.shape)}")
     targets = check_tensor("targets", values["targets"], (batch, length, rnn.hidden_size), "(N, L, H)")
     h_0 = check_tensor("h_0", values["h_0"], (1, batch, rnn.hidden_size), "(1, N, H)")
-    check_same_dtype(
-        inputs=inputs, targets=targets, h_0=h_0, weight_hh_l0=dict(rnn.named_parameters())["weight_hh_l0"]
-    )
-    rnn.zero_grad()
+    weights = layer_weights("rnn", rnn, inputs, "inputs")
+    check_same_dtype(inputs=inputs, targets=targets, h_0=h_0)
+    check_same_device("inputs", inputs, targets=targets, h_0=h_0)
+    plain = _plain_rnn(rnn, weights)
     start = h_0.detach().clone().requires_grad_()  # (1, N, H)
     state = start
     for begin in range(0, length, truncation):
         chunk = slice(begin, begin + truncation)
-        output, state = rnn(inputs[:, chunk], state)  # (N, k, H), (1, N, H)
+        output, state = plain(inputs[:, chunk], state)  # (N, k, H), (1, N, H)
         hidden_state_loss(output, targets[:, chunk]).backward()
         if detach:
             state = state.detach()  # carry the value, cut the graph
-    grads = {name: _grad(p) for name, p in rnn.named_parameters()}
+    grads = {name: _grad(p) for name, p in plain.named_parameters()}
+    grads = _tied(weights, grads)
     grads["h_0"] = _grad(start)
-    rnn.zero_grad()
     return grads
+
+
+def _plain_rnn(rnn: torch.nn.RNN, weights: dict[str, torch.Tensor]) -> torch.nn.RNN:
+    """A plain one-layer ``nn.RNN`` of ``rnn``'s configuration holding ``weights`` as its own.
+
+    Built on the meta device, which draws nothing from the random generators, then moved; its
+    parameters are fresh leaves, so the gradients are those with respect to the weights as
+    ``rnn`` computes with them (parametrized, pruned, frozen ones too), and ``rnn`` itself,
+    its hooks and its ``.grad`` are left alone.
+    """
+    weight = weights["weight_ih_l0"]
+    plain = torch.nn.RNN(
+        rnn.input_size, rnn.hidden_size, nonlinearity=rnn.nonlinearity, bias=rnn.bias,
+        batch_first=True, device="meta", dtype=weight.dtype,
+    ).to_empty(device=weight.device)  # fmt: skip
+    with torch.no_grad():
+        for name, parameter in plain.named_parameters():
+            parameter.copy_(weights[name])
+    return plain
+
+
+def _tied(weights: dict[str, torch.Tensor], grads: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """A tensor used under several names (tied weights) gets, under each, the sum over its uses."""
+    total: dict[int, torch.Tensor] = {}
+    for name, g in grads.items():
+        key = id(weights[name])
+        total[key] = g if key not in total else total[key] + g
+    return {name: total[id(weights[name])] for name in grads}
 
 
 def _grad(leaf: torch.Tensor) -> torch.Tensor:

@@ -17,10 +17,22 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from ._validate import check_instance, check_same_dtype, check_tensor
+from ._recurrent import as_weights, check_module, check_one_layer, layer_weights
+from ._validate import check_same_device, check_same_dtype, check_tensor
 from .layers import gru_cell, lstm_cell, rnn_cell
 
 __all__ = ["autograd_state_gradient_norms", "state_gradient_norms"]
+
+
+def _spectral_norm(matrix: torch.Tensor) -> torch.Tensor:
+    r""":math:`\lVert A \rVert_2`; NaN if an entry is NaN, else infinity if one is infinite.
+
+    torch's SVD refuses a non-finite matrix; the norm is at least the largest entry's magnitude,
+    so an infinite entry makes it infinite, and a NaN propagates as it does through torch.
+    """
+    if bool(torch.isfinite(matrix).all()):
+        return torch.linalg.matrix_norm(matrix, ord=2)
+    return matrix.new_tensor(float("nan") if bool(matrix.isnan().any()) else float("inf"))
 
 
 def state_gradient_norms(weight_hh: torch.Tensor, hidden: torch.Tensor) -> torch.Tensor:
@@ -43,7 +55,11 @@ def state_gradient_norms(weight_hh: torch.Tensor, hidden: torch.Tensor) -> torch
     Raises
     ------
     TypeError, ValueError
-        If an argument is not a floating tensor of the shape above, or the dtypes differ.
+        If an argument is not a floating tensor of the shape above, or the dtypes or devices
+        differ.
+
+    A product with a NaN entry has norm NaN, one with an infinite entry (and no NaN) infinity:
+    NaN and infinities propagate, where ``torch.linalg.matrix_norm`` would refuse them.
 
     Notes
     -----
@@ -61,11 +77,12 @@ def state_gradient_norms(weight_hh: torch.Tensor, hidden: torch.Tensor) -> torch
     check_tensor("weight_hh", weight_hh, (size, size), "(H, H)")
     check_tensor("hidden", hidden, (None, size), "(T, H)")
     check_same_dtype(weight_hh=weight_hh, hidden=hidden)
-    product = torch.eye(size, dtype=weight_hh.dtype)  # dh_T/dh_T
-    norms = [torch.linalg.matrix_norm(product, ord=2)]
+    check_same_device("weight_hh", weight_hh, hidden=hidden)
+    product = torch.eye(size, dtype=weight_hh.dtype, device=weight_hh.device)  # dh_T/dh_T
+    norms = [_spectral_norm(product)]
     for h_k in reversed(hidden):  # k = T, T-1, ..., 1
         product = product @ (torch.diag(1 - h_k**2) @ weight_hh)  # (H, H): dh_T/dh_(k-1)
-        norms.append(torch.linalg.matrix_norm(product, ord=2))
+        norms.append(_spectral_norm(product))
     return torch.stack(norms)  # (T + 1,)
 
 
@@ -97,14 +114,17 @@ def autograd_state_gradient_norms(
     Raises
     ------
     TypeError
-        If ``module`` is not an ``nn.RNN``, ``nn.LSTM`` or ``nn.GRU``, ``input`` or ``h_0``
-        is not a floating tensor, or the dtypes of ``input``, ``h_0`` and the module differ.
+        If ``module`` is not an ``nn.RNN``, ``nn.LSTM`` or ``nn.GRU``, has forward hooks or
+        overrides ``forward``, ``input`` or ``h_0`` is not a floating tensor, or the dtypes
+        of ``input``, ``h_0`` and the module differ.
     ValueError
-        If it has more than one layer, two directions or a projection, or ``input`` is not
-        (T, H_in), or ``h_0`` not (H,).
+        If it has more than one layer, two directions or a projection, ``input`` is not
+        (T, H_in), ``h_0`` not (H,), or they are not on the module's device.
 
     Notes
     -----
+    The weights are read as the module computes with them (parametrized, pruned,
+    ``weight_norm``, or ``spectral_norm`` in eval mode).
     The independent witness for :eq:`eq-jacobian-product` (chapter "Vanishing and exploding
     gradients, measured"); for the LSTM and GRU, the hidden-state path of PyTorch's
     ``torch.nn.LSTM`` and ``torch.nn.GRU`` equations.
@@ -117,15 +137,14 @@ def autograd_state_gradient_norms(
     >>> autograd_state_gradient_norms(rnn, torch.zeros(4, 2, dtype=torch.float64)).shape
     torch.Size([5])
     """
-    check_instance("module", module, (nn.RNN, nn.LSTM, nn.GRU), "an nn.RNN, nn.LSTM or nn.GRU")
-    proj_size: int = getattr(module, "proj_size", 0)  # absent on modules pickled by an old torch
-    if module.num_layers != 1 or module.bidirectional or proj_size:
-        raise ValueError("module must have one layer, one direction and no projection")
+    check_module("module", module)
+    check_one_layer("module", module)
     check_tensor("input", input, (None, module.input_size), "(T, H_in)")
-    weights = [getattr(module, f"{n}_l0", None) for n in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")]
+    weights = as_weights(layer_weights("module", module, input))
     size = module.hidden_size
     h = input.new_zeros(size) if h_0 is None else check_tensor("h_0", h_0, (size,), "(H,)")
-    check_same_dtype(input=input, h_0=h, weight_hh_l0=dict(module.named_parameters())["weight_hh_l0"])
+    check_same_dtype(input=input, h_0=h)
+    check_same_device("input", input, h_0=h)
     c = input.new_zeros(size)
 
     def step(x_t, h, c):
@@ -155,5 +174,5 @@ def autograd_state_gradient_norms(
     for distance in range(length + 1):
         t = length - distance
         jacobian = torch.autograd.functional.jacobian(run_from(t), states[t][0])  # (H, H)
-        norms.append(torch.linalg.matrix_norm(jacobian, ord=2))
+        norms.append(_spectral_norm(jacobian))
     return torch.stack(norms).detach()  # (T + 1,)

@@ -16,7 +16,14 @@ from collections.abc import Callable
 
 import torch
 
-from .._validate import check_callable, check_dtype, check_instance, check_int, check_tensor
+from .._validate import (
+    check_callable,
+    check_dtype,
+    check_instance,
+    check_int,
+    check_same_device,
+    check_tensor,
+)
 
 __all__ = ["FAILED_MSE", "MEAN_BASELINE_MSE", "SOLVED_FRACTION", "TOLERANCE", "adding_batch", "evaluate"]
 
@@ -134,10 +141,12 @@ def evaluate(
     Raises
     ------
     TypeError
-        If ``model`` is not callable or ``inputs`` or ``targets`` is not a floating tensor.
+        If ``model`` is not callable or returns no tensor, or ``inputs`` or ``targets`` is not
+        a floating tensor.
     ValueError
-        If ``inputs`` is not 3-d, ``targets`` not (N,), or the model's answers are not of the
-        targets' shape.
+        If ``inputs`` is not 3-d, ``targets`` not (N,), the model's answers are not of the
+        targets' shape, or they are not all on one device. N = 0 gives NaN for both, as
+        ``torch.mean`` of nothing does.
 
     Examples
     --------
@@ -149,8 +158,12 @@ def evaluate(
     check_callable("model", model)
     check_tensor("inputs", inputs, (None, None, None), "(N, L, F)")
     check_tensor("targets", targets, (inputs.shape[0],), "(N,)")
+    check_same_device("inputs", inputs, targets=targets)
     with torch.no_grad():
         answers = model(inputs)  # (N,)
+    if not isinstance(answers, torch.Tensor):
+        raise TypeError(f"model must return a torch.Tensor, got {type(answers).__name__}")
+    check_same_device("targets", targets, **{"model answers": answers})
     if answers.shape != targets.shape:
         raise ValueError(f"model answers must have shape {tuple(targets.shape)}, got {tuple(answers.shape)}")
     error = answers - targets  # (N,)

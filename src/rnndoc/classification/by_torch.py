@@ -45,10 +45,14 @@ def loss_and_gradients(
     ------
     TypeError, ValueError
         If ``values`` is not a mapping, an entry is missing, not a floating tensor or of the
-        wrong shape (the message names it), the dtypes differ, or ``target`` is not a class index.
+        wrong shape (the message names it), the dtypes or devices differ, or ``target`` is
+        not a class index.
 
     Notes
     -----
+    Entries that require grad are read as values (detached). T = 0 steps gives
+    :math:`h_T = h_0` and zero gradients for ``weight_ih_l0`` and ``weight_hh_l0``; NaN and
+    infinities propagate as through torch.
     The book's :eq:`eq-many-to-one` (chapter "Many-to-one classification, derived"): an Elman
     RNN without biases (PyTorch's ``torch.nn.RNN``, ``bias=False``), an ``nn.Linear`` head on
     the last state and ``torch.nn.functional.cross_entropy``; the witness against it is
@@ -63,11 +67,14 @@ def loss_and_gradients(
     """
     v = check_values(values)
     target = check_target(target, v)
+    v = {name: value.detach() for name, value in v.items()}  # the graph starts here
     leaves = {name: v[name].clone().requires_grad_() for name in WEIGHTS}
     h_T = _hidden_states(v | leaves)[-1]  # (H,)
     scores = leaves["linear.weight"] @ h_T + leaves["linear.bias"]  # v = W_hy h_T + b_y, (C,)
-    loss = torch.nn.functional.cross_entropy(scores.unsqueeze(0), torch.tensor([target]))
-    gradients = torch.autograd.grad(loss, list(leaves.values()))
+    kappa = torch.tensor([target], device=scores.device)
+    loss = torch.nn.functional.cross_entropy(scores.unsqueeze(0), kappa)
+    # T = 0: W_ih and W_hh are unused, and their gradient is zero
+    gradients = torch.autograd.grad(loss, list(leaves.values()), allow_unused=True, materialize_grads=True)
     return loss.detach(), dict(zip(leaves, gradients, strict=True))
 
 
@@ -106,7 +113,7 @@ def path_contributions(values: Mapping[str, torch.Tensor], target: int = TARGET)
     Returns
     -------
     Tensor, shape (T, H, H)
-        Summed over the first axis: the W_hh gradient.
+        Summed over the first axis: the W_hh gradient (T = 0: empty, and the gradient zero).
 
     Raises
     ------
@@ -129,7 +136,7 @@ def path_contributions(values: Mapping[str, torch.Tensor], target: int = TARGET)
     target = check_target(target, v)
     hidden = _hidden_states(v)  # h_0 ... h_T, each (H,)
     p = torch.softmax(v["linear.weight"] @ hidden[-1] + v["linear.bias"], dim=0)  # (C,)
-    e_kappa = torch.nn.functional.one_hot(torch.tensor(target), p.shape[0]).to(p.dtype)  # (C,)
+    e_kappa = torch.nn.functional.one_hot(torch.tensor(target), p.shape[0]).to(p)  # (C,)
     delta = (v["linear.weight"].T @ (p - e_kappa)) * (
         1 - hidden[-1] ** 2
     )  # delta_T = W_hy^T (p - e_kappa) * (1 - h_T^2), (H,)
@@ -137,6 +144,8 @@ def path_contributions(values: Mapping[str, torch.Tensor], target: int = TARGET)
     for t in range(len(hidden) - 1, 0, -1):  # t = T ... 1
         parts.append(torch.outer(delta, hidden[t - 1]))  # (H, H): delta_t h_(t-1)^T
         delta = (v["weight_hh_l0"].T @ delta) * (1 - hidden[t - 1] ** 2)  # delta_(t-1)
+    if not parts:  # T = 0: no use of W_hh, no path
+        return v["weight_hh_l0"].new_zeros(0, *v["weight_hh_l0"].shape)  # (0, H, H)
     return torch.stack(parts[::-1])  # (T, H, H), step 1 first
 
 

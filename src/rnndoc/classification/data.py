@@ -7,7 +7,14 @@ from collections.abc import Mapping
 import sympy
 import torch
 
-from .._validate import check_bool, check_int, check_mapping, check_same_dtype, check_tensor
+from .._validate import (
+    check_bool,
+    check_int,
+    check_mapping,
+    check_same_device,
+    check_same_dtype,
+    check_tensor,
+)
 
 __all__ = ["SEQUENCE", "TARGET", "VOCABULARY", "exact", "tensors"]
 
@@ -113,6 +120,7 @@ def check_values(values: object) -> dict[str, torch.Tensor]:
     for name, (shape, labels) in shapes.items():
         check_tensor(name, v[name], shape, labels)
     check_same_dtype(**v)
+    check_same_device("weight_ih_l0", w_ih, **v)
     return v
 
 

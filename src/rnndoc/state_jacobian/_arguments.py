@@ -5,7 +5,8 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from .._validate import check_instance, check_same_device, check_same_dtype, check_tensor
+from .._recurrent import as_weights, check_module, check_one_layer, layer_weights
+from .._validate import check_same_device, check_same_dtype, check_tensor
 
 Recurrent = nn.RNN | nn.LSTM | nn.GRU
 Weights = tuple[torch.Tensor, torch.Tensor, torch.Tensor | None, torch.Tensor | None]
@@ -39,16 +40,16 @@ def check_step(
     return size
 
 
-def check_module_input(module: Recurrent, input: torch.Tensor) -> Weights:
-    """Check the module (kind, one layer...) and the sequence (shape, dtype, device); its weights."""
-    check_instance("module", module, (nn.RNN, nn.LSTM, nn.GRU), "an nn.RNN, nn.LSTM or nn.GRU")
-    if module.num_layers != 1 or module.bidirectional or module.proj_size:
-        raise ValueError("module must have one layer, one direction and no projection")
+def check_module_input(module: Recurrent, input: torch.Tensor, *, autograd: bool = False) -> Weights:
+    """Check the module (kind, hooks, one layer...) and the sequence (shape, dtype, device); its weights.
+
+    The weights are read as the module computes with them (parametrized, pruned, weight-normed
+    too); forward hooks and an overridden ``forward`` are refused, and with ``autograd`` (the
+    helper runs autograd through the module) backward hooks too.
+    """
+    check_module("module", module, autograd=autograd)
+    check_one_layer("module", module)
     if isinstance(module, nn.RNN) and module.nonlinearity != "tanh":
         raise ValueError(f"module must be a tanh RNN, got nonlinearity={module.nonlinearity!r}")
     check_tensor("input", input, (None, module.input_size), "(T, H_in)")
-    weight_ih, weight_hh = (getattr(module, f"weight_{k}_l0") for k in ("ih", "hh"))
-    bias_ih, bias_hh = (getattr(module, f"bias_{k}_l0") if module.bias else None for k in ("ih", "hh"))
-    check_same_dtype(weight_ih_l0=weight_ih, input=input)
-    check_same_device("weight_ih_l0", weight_ih, input=input)
-    return weight_ih, weight_hh, bias_ih, bias_hh
+    return as_weights(layer_weights("module", module, input))

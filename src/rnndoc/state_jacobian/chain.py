@@ -48,13 +48,20 @@ def state_jacobians(module: Recurrent, input: torch.Tensor) -> torch.Tensor:
     Raises
     ------
     TypeError
-        If ``module`` is not one of the three, or ``input`` not a floating tensor.
+        If ``module`` is not one of the three, has forward hooks or overrides ``forward``
+        (what ``module(input)`` would run besides the equations), or ``input`` is not a
+        floating tensor of the module's dtype.
     ValueError
         If the module has more than one layer, two directions, a projection or the ReLU
-        nonlinearity, or ``input`` is not (T, H_in).
+        nonlinearity, or ``input`` is not (T, H_in) or not on the module's device.
 
     Notes
     -----
+    The weights are read as the module computes with them: parametrized
+    (``torch.nn.utils.parametrize``), pruned, ``weight_norm`` or, in eval mode,
+    ``spectral_norm`` weights included. T = 0 gives the identity alone. NaN and infinities
+    propagate as through the module.
+
     The chain rule of BPTT (Werbos 1990); the step Jacobians as in their functions.
 
     Examples
@@ -108,7 +115,8 @@ def autograd_state_jacobians(module: Recurrent, input: torch.Tensor) -> torch.Te
     Raises
     ------
     TypeError, ValueError
-        As :func:`state_jacobians`.
+        As :func:`state_jacobians`; TypeError also for a module with backward hooks, which
+        change what autograd gives.
 
     Examples
     --------
@@ -120,7 +128,7 @@ def autograd_state_jacobians(module: Recurrent, input: torch.Tensor) -> torch.Te
     >>> gap < 1e-15
     True
     """
-    check_module_input(module, input)
+    check_module_input(module, input, autograd=True)
     size = module.hidden_size
     s = input.new_zeros(_state_size(module), requires_grad=True)  # (S,): s_0
     states = [s]

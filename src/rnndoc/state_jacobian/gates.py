@@ -13,6 +13,7 @@ from typing import TypeVar
 import torch
 from torch import nn
 
+from .._recurrent import own_parameter
 from .._validate import check_float, check_instance
 from ._arguments import check_module_input
 from .steps import _gru_gates, _lstm_gates
@@ -68,23 +69,29 @@ def gate_values(module: nn.LSTM | nn.GRU, input: torch.Tensor) -> dict[str, torc
                 h, (*gates, _) = _gru_gates(x_t, h, *weights)  # (H,) each: h_t; r, z, n
             for name, value in zip(names, gates, strict=True):
                 values[name].append(value)  # (H,)
-    return {name: torch.stack(v) for name, v in values.items()}  # each (T, H)
+    empty = input.new_zeros(0, module.hidden_size)  # T = 0: no step, no gate
+    return {name: torch.stack(v) if v else empty for name, v in values.items()}  # each (T, H)
 
 
 def _raise_bias(
     name: str, module: _Module, kind: type[_Module], block: int, gate: str, delta: float
 ) -> _Module:
-    """Add ``delta`` to gate block ``block`` of every ``bias_ih_l{k}[_reverse]``, in place."""
+    """Add ``delta`` to gate block ``block`` of every ``bias_ih_l{k}[_reverse]``, in place.
+
+    A tensor shared by several layers (tied) is raised once; a bias the module recomputes on
+    every call (parametrized, pruned, weight-normed) is refused, as raising it would do nothing.
+    """
     check_instance(name, module, kind, f"an nn.{kind.__name__}")
     delta = check_float("delta", delta)
     if not module.bias:
         raise ValueError(f"{name} has no biases (bias=False): there is no {gate} bias to raise")
     size = module.hidden_size
     suffixes = ["", "_reverse"] if module.bidirectional else [""]
+    names = [f"bias_ih_l{k}{suffix}" for k in range(module.num_layers) for suffix in suffixes]
+    biases = {id(b): b for b in (own_parameter(name, module, own) for own in names)}  # tied: once
     with torch.no_grad():
-        for k in range(module.num_layers):
-            for suffix in suffixes:
-                getattr(module, f"bias_ih_l{k}{suffix}")[block * size : (block + 1) * size] += delta
+        for bias in biases.values():
+            bias[block * size : (block + 1) * size] += delta
     return module
 
 
@@ -113,7 +120,9 @@ def raise_forget_bias(lstm: nn.LSTM, delta: float) -> nn.LSTM:
     TypeError
         If ``lstm`` is not an ``nn.LSTM`` or ``delta`` is not a number.
     ValueError
-        If the LSTM has no biases, or ``delta`` is not finite.
+        If the LSTM has no biases, a ``bias_ih`` is recomputed by the module on every call
+        (parametrized, pruned, weight-normed: raising it in place would change nothing), or
+        ``delta`` is not finite. A bias shared by several layers (tied) is raised once.
 
     Notes
     -----
@@ -156,7 +165,8 @@ def raise_update_bias(gru: nn.GRU, delta: float) -> nn.GRU:
     TypeError
         If ``gru`` is not an ``nn.GRU`` or ``delta`` is not a number.
     ValueError
-        If the GRU has no biases, or ``delta`` is not finite.
+        If the GRU has no biases, a ``bias_ih`` is recomputed by the module on every call, or
+        ``delta`` is not finite (as :func:`raise_forget_bias`).
 
     Notes
     -----

@@ -137,6 +137,9 @@ def lstm_step_jacobian(
 
     Notes
     -----
+    A NaN or an infinity reaches every entry that depends on it; the zeros off the diagonals
+    of the two :math:`c_{t-1}` blocks are structural and stay zero (autograd, multiplying by
+    zero there, gives NaN).
     The cell of PyTorch's ``torch.nn.LSTM`` documentation (no projection); the forget gate is
     Gers, Schmidhuber and Cummins (2000).
 
