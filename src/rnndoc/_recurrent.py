@@ -1,7 +1,7 @@
 """A ``torch.nn`` recurrent module read for the chapters' helpers, as :mod:`rnndoc.layers` reads it.
 
 The one module outside :mod:`rnndoc.layers` that imports the layers' readers of a module
-(:func:`~rnndoc.layers.effective.effective_tensor`, which follows parametrizations, pruning,
+(``rnndoc.layers.boundary.effective_tensor``, which follows parametrizations, pruning,
 ``weight_norm`` and ``spectral_norm`` in eval mode; the refusals of hooks and of an
 overridden ``forward``): the helpers of :mod:`rnndoc.vanishing`, :mod:`rnndoc.state_jacobian`
 and :mod:`rnndoc.truncated` check a module here, once, at their front door.
@@ -13,7 +13,8 @@ import torch
 from torch import nn
 
 from ._validate import check_instance, check_same_device, check_same_dtype, check_tensor
-from .layers.effective import check_no_backward_hooks, check_runs_as_torch_class, effective_tensor
+from .layers.boundary import effective_tensor
+from .layers.checks import check_no_backward_hooks, check_runs_as_torch_class
 
 __all__: list[str] = []  # internal: the chapters' helpers check their module here
 
