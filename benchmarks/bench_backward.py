@@ -55,7 +55,7 @@ def setting() -> str:
 
 
 def measured_choices() -> list[str]:
-    """rnndoc's measured kernel per product shape so far: ``linear (32, 256) x (1024, 256)^T: oneDNN (...)``."""
+    """rnndoc's measured kernel per product shape so far: ``linear (32, 256) x (1024, 256)^T oneDNN (timed ...)``."""
     lines = []
     for key, (plain, packed) in sorted(products._MEASURED.items(), key=str):
         kind, *shape = key[:-2]
@@ -65,8 +65,11 @@ def measured_choices() -> list[str]:
             "matmul": lambda r, o, i: f"({r}, {o}) x ({o}, {i})",
             "transposed": lambda m, p, q: f"({m}, {p})^T x ({m}, {q})",
         }[kind](*shape)
+        rows = shape[0]
+        timed = f"on its first {products._TIMED_ROWS} rows" if rows > products._TIMED_ROWS else "whole"
         lines.append(
-            f"{kind:<10} {operands:<28} {chosen:<6} (ATen {plain * 1e6:.0f} us, oneDNN {packed * 1e6:.0f} us)"
+            f"{kind:<10} {operands:<28} {chosen:<6} (timed {timed}: ATen {plain * 1e6:.0f} us, "
+            f"oneDNN {packed * 1e6:.0f} us)"
         )
     return lines
 

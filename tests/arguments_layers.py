@@ -101,7 +101,7 @@ LAYERS_TABLE: dict[str, dict[str, Spec]] = {
     },
     "rnndoc.layers.cells.gru_step_backward": {
         "dh_next": _tensor(N, H),
-        "saved": _saved(5),  # h, r, z, n, hh_n
+        "saved": _saved(5),  # h, r, z, n, q
         "weight_hh": _tensor(3 * H, H),
     },
     "rnndoc.layers.cells.gru_bias_hn": {

@@ -211,9 +211,16 @@ def finite_difference_gradients(eps: float = FINITE_DIFF_EPS) -> dict[str, torch
     True
     """
     eps = check_float("eps", eps, positive=True)
-    rnn, h_0 = handset.make_rnn()
-    values = handset.tensors()  # read once: every one of the 2 * 14 losses below uses them
-    inputs, targets = values["inputs"], values["targets"]  # (1, L, H_in), (1, L, H)
+    return hand_set_differences(handset.make_rnn()[0], handset.tensors(), eps)
+
+
+def hand_set_differences(rnn: torch.nn.RNN, values: dict, eps: float) -> dict[str, torch.Tensor]:
+    """:func:`finite_difference_gradients` on a built ``nn.RNN`` and hand-set tensors (trusted, unchanged)."""
+    h_0 = values["h_0"]  # (1, 1, H)
+    inputs, targets = (
+        values["inputs"],
+        values["targets"],
+    )  # (1, L, H_in), (1, L, H): all 2 * 14 losses use them
     params = {name: p.detach() for name, p in rnn.named_parameters()}
 
     def loss_with(name: str) -> Callable[[torch.Tensor], torch.Tensor]:

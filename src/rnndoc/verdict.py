@@ -190,8 +190,9 @@ def handset_gaps(witnessed: Witnessed) -> dict[str, float]:
     """The hand-set network's checks, measured: one largest gap per row of the tolerance table.
 
     One gap per entry of :data:`TOLERANCES`, from the witnesses' raw results as
-    :func:`rnndoc.witnesses.witness_all` made them (they are not checked again); this only
-    measures the gaps, :func:`judge` holds them against the table.
+    :func:`rnndoc.witnesses.witness_all` made them (only read as float64 numbers by
+    :func:`max_abs_difference`, not re-derived); this only measures the gaps, :func:`judge`
+    holds them against the table.
 
     Parameters
     ----------

@@ -28,7 +28,7 @@ import torch
 from . import handset
 from ._validate import check_float, check_int
 from .bptt import bptt_gradients, gradient_split
-from .finite_differences import FINITE_DIFF_EPS, finite_difference_gradients
+from .finite_differences import FINITE_DIFF_EPS, finite_difference_gradients, hand_set_differences
 from .loss import hidden_state_loss
 from .reference import handset_forward
 from .symbolic import bptt, direct_gradients, evaluate, symbolic_parameters, to_tensor, unroll
@@ -378,10 +378,10 @@ class Witnessed:
 def witness_all(eps: float = FINITE_DIFF_EPS) -> Witnessed:
     """Run every witness once, on one build of the hand-set tensors and one ``nn.RNN``.
 
-    The numeric witnesses share the tensors and the module (none modifies them); the
-    finite differences (:func:`rnndoc.finite_differences.finite_difference_gradients`) read
-    the hand-set data once for their 28 losses; sympy works from the exact rationals, the
-    plain-Python forward from the plain floats.
+    The numeric witnesses share the tensors and the module (none modifies them), the finite
+    differences (:func:`rnndoc.finite_differences.finite_difference_gradients`' 28 losses)
+    included; sympy works from the exact rationals, the plain-Python forward from the plain
+    floats.
 
     Parameters
     ----------
@@ -412,7 +412,7 @@ def witness_all(eps: float = FINITE_DIFF_EPS) -> Witnessed:
         "sympy": _sympy_gradients(values, _DIGITS),
         "bptt": bptt_gradients(values).gradients,
         "autograd": _autograd_gradients(rnn, values),
-        "finite_difference": finite_difference_gradients(eps),
+        "finite_difference": hand_set_differences(rnn, values, eps),
     }
     return Witnessed(
         values=values,

@@ -85,13 +85,13 @@ def pack_like(output: torch.Tensor, packed: PackedSequence) -> PackedSequence:
 # --- the module's weights, as its call computes with them -----------------------------------
 
 
-def effective_tensor(module: nn.Module, name: str) -> torch.Tensor:
+def effective_tensor(module: nn.Module, name: str, hooks: dict | None = None) -> torch.Tensor:
     """The module's tensor ``name`` as its call computes with it (parametrized, or recomputed by a hook).
 
     The attribute itself is stale after ``weight_orig`` (pruning) or ``v`` (weight_norm)
     changes: a weight that a forward pre-hook recomputes on every call is recomputed so.
     """
-    hooks = checks.weight_hooks(module)
+    hooks = checks.weight_hooks(module) if hooks is None else hooks  # read once per call by read_call
     if name in hooks:
         return hooks[name](module)
     value = getattr(module, name, None)
@@ -149,15 +149,16 @@ def read_call(module: nn.Module, input, hx) -> Call:
     """Check ``module(input, hx)``'s arguments as torch would run them, and read them into a :class:`Call`."""
     checks.check_module(module)
     mode, names = _mode(module), _names(module)
-    params = {name: effective_tensor(module, own) for name, own in names.items()}
+    hooks = checks.weight_hooks(module)
+    params = {name: effective_tensor(module, own, hooks) for name, own in names.items()}
     weight = params["weight_ih_l0"]
     checks.check_real("module's weight_ih", weight)
     if not isinstance(module, nn.RNNBase):  # a cell (check_module allows nothing else)
         return _read_cell(module, input, hx, mode, names, params)
     form = checks.check_sequence(module, input, weight)
     layout = packed_layout(input) if form == "packed" else LAYOUTS[form]
-    x = layout.sequence(input)  # (L, N, H_in)
-    lengths = pad_packed_sequence(input)[1] if form == "packed" else None  # (N,), the caller's batch order
+    # (L, N, H_in); lengths (N,) in the caller's batch order, packed input only
+    x, lengths = pad_packed_sequence(input) if form == "packed" else (layout.sequence(input), None)
     checks.check_same_device("input", x, **params)
     stacked = module.num_layers * (2 if module.bidirectional else 1)
     sizes = {"h_0": module.proj_size or module.hidden_size, "c_0": module.hidden_size}

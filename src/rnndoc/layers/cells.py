@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 _LSTM_SAVED = ("i", "f", "g", "o", "c", "tanh_c")
-_GRU_SAVED = ("h", "r", "z", "n", "hh_n")
+_GRU_SAVED = ("h", "r", "z", "n", "q")
 
 
 def input_projection(x: torch.Tensor, weight_ih: torch.Tensor, bias_ih, bias_hh, mode: str) -> torch.Tensor:
@@ -377,7 +377,7 @@ def gru_step(
     -------
     h_next : Tensor, shape (N, H)
         :math:`h_t`.
-    saved : tuple (h, r, z, n, hh_n) of Tensor, each (N, H)
+    saved : tuple (h, r, z, n, q) of Tensor, each (N, H)
         :math:`(h_{t-1}, r_t, z_t, n_t, q_t)`, what :func:`gru_step_backward` reads.
 
     Raises
@@ -424,7 +424,7 @@ def gru_step_backward(
     dh_next : Tensor, shape (N, H)
         :math:`\delta h_t`, the total derivative by this step's output :math:`h_t` (from
         :math:`\mathrm{output}_t` and from step t + 1); the book's :math:`\lambda_t`.
-    saved : tuple (h, r, z, n, hh_n) of Tensor, each (N, H)
+    saved : tuple (h, r, z, n, q) of Tensor, each (N, H)
         :math:`(h_{t-1}, r_t, z_t, n_t, q_t)`, as :func:`gru_step` returned it.
     weight_hh : Tensor, shape (3H, H)
         :math:`W_{hh}`, blocks r, z, n.
@@ -433,7 +433,7 @@ def gru_step_backward(
     -------
     delta : Tensor, shape (N, 3H)
         :math:`[\delta r_t, \delta z_t, \delta n_t]`, the derivative by ``x_part``.
-    delta_hh_n : Tensor, shape (N, H)
+    delta_q : Tensor, shape (N, H)
         :math:`\delta q_t = \partial \mathcal{L}/\partial q_t`.
     dh : Tensor, shape (N, H)
         :math:`\partial \mathcal{L}/\partial h_{t-1}` through step t:

@@ -7,10 +7,10 @@ Given a tensor they are ``torch.addmm`` and ``@``, nothing else. Given a ``Packe
 they may call oneDNN's matrix product on the weight reordered once into oneDNN's blocked
 layout, for a whole sweep over time.
 
-Which of the two is faster depends on the CPU: on an AMD EPYC ATen's float32 ``mm`` (MKL's
-sgemm) took 19.4 ms against oneDNN's 6.7 ms per 128 steps of (32, 256) x (256, 1024) (issue
-9); on an Intel Xeon, oneDNN lost on the small per-step products and on the weight gradients
-(issue 15). So nothing is assumed: where oneDNN is *allowed*, ``pack`` and
+Which of the two is faster depends on the CPU: the project's issues report oneDNN 2-3 times
+faster than ATen's float32 ``mm`` (MKL's sgemm) for the per-step products on an AMD EPYC, and
+slower on an Intel Xeon for the small per-step products and the weight gradients; ``nox -s
+bench`` prints both kernels' times on the machine it runs on. So nothing is assumed: where oneDNN is *allowed*, ``pack`` and
 ``transposed_products`` time both kernels on the product's shapes, once per process and per
 shape, dtype and thread count (as ``torch.backends.cudnn.benchmark`` does), and keep the
 faster (``_packed_is_faster``, cached in ``_MEASURED``; a few interleaved runs, bounded by ``_BUDGET_S``).
@@ -28,7 +28,8 @@ float64 included, the plain path runs and nothing is timed.
 :math:`W`; only its reflected ``@`` differs. That is on purpose: Python asks a right operand's
 ``__rmatmul__`` first only when its type subclasses the left operand's; otherwise
 ``torch.Tensor.__matmul__`` runs first, fails with a ``TypeError`` that torch formats at length,
-and returns ``NotImplemented``, about 11 us per product (measured), as much as the product itself.
+and returns ``NotImplemented``: on the development machine that took about as long as a
+per-step product itself (the reason for the subclass, not a number the book relies on).
 """
 
 from __future__ import annotations

@@ -9,11 +9,17 @@ itself is written once, in its chapter. Below them, ``KINDS``: the one table of 
 Nothing here checks its arguments: the front doors do, once (:mod:`rnndoc.layers.cells`
 for single steps, :func:`rnndoc.layers.forward` and :func:`rnndoc.layers.backward` for
 modules). A weight may be packed for oneDNN by the sweep (:mod:`rnndoc.layers.products`);
-it multiplies with ``@`` as the tensor does. Where a product is followed by an addition,
-``linear(h, w, add=x)`` (:math:`x + h W^\top`) and ``matmul(d, w, add=x)``
-(:math:`x + d W`) do both in one kernel call: about an eighth of the tanh RNN's forward time
-per step (measured with the profiler, issue 15), and the rounding the book's numbers were
+it multiplies with ``@`` as the tensor does. Three steps add to a product in the same kernel
+call, ``linear(h, w, add=x)`` (:math:`x + h W^\top`: :func:`rnn_step`, :func:`lstm_step`) and
+``matmul(d, w, add=x)`` (:math:`x + d W`: :func:`gru_step_backward`): one operation fewer per
+step than a product followed by an addition, and the rounding the book's numbers were
 checked with.
+
+Sources: PyTorch's ``torch.nn.RNN``, ``torch.nn.LSTM`` and ``torch.nn.GRU`` documentation
+(the row form, the gate order, :math:`b_{hn}` inside the reset product); Elman (1990);
+Hochreiter and Schmidhuber (1997) with the forget gate of Gers et al. (2000); Sak et al.
+(2014) for the projection; Cho et al. (2014) for the GRU; the backward steps are BPTT
+(Werbos 1990), for the LSTM as in Graves (2012).
 """
 
 from __future__ import annotations
@@ -50,7 +56,7 @@ def input_projection(x: torch.Tensor, weight_ih: Weight, bias_ih, bias_hh, mode:
     return part.view(*x.shape[:-1], weight_ih.shape[0])  # (..., G*H)
 
 
-# --- the Elman RNN: eq-rnn-forward, and its backward eq-delta / eq-h0-grad ------------------
+# --- the Elman RNN: eq-rnn-forward, and its backward eq-h0-grad --------------------------------
 
 
 def rnn_step(x_part: torch.Tensor, h: torch.Tensor, weight_hh: Weight, nonlinearity: str) -> torch.Tensor:
@@ -59,7 +65,11 @@ def rnn_step(x_part: torch.Tensor, h: torch.Tensor, weight_hh: Weight, nonlinear
 
 
 def rnn_step_backward(dh_next: torch.Tensor, h_next: torch.Tensor, weight_hh: Weight, nonlinearity: str):
-    r""":math:`\delta_t = \delta h_t \odot \phi'(a_t)` and :math:`\delta_t W_{hh}` (:eq:`eq-delta`, :eq:`eq-h0-grad`)."""
+    r""":math:`\delta_t = \delta h_t \odot \phi'(a_t)` and :math:`\delta_t W_{hh}` (:eq:`eq-h0-grad`; batched, any layer).
+
+    The same step as the hand-set network's δ recursion (:eq:`eq-delta`, computed for the
+    book's example by :func:`rnndoc.bptt.bptt_gradients` in column form).
+    """
     slope = (
         1 - h_next * h_next if nonlinearity == "tanh" else (h_next > 0).to(h_next.dtype)
     )  # (N, H): phi'(a_t)
@@ -73,7 +83,7 @@ def rnn_step_backward(dh_next: torch.Tensor, h_next: torch.Tensor, weight_hh: We
 def lstm_step(
     x_part: torch.Tensor, h: torch.Tensor, c: torch.Tensor, weight_hh: Weight, weight_hr: Weight | None
 ):
-    r"""One LSTM step from the input projection (:eq:`eq-lstm-rows`); returns h_t, c_t and what the backward reads."""
+    r"""One LSTM step from the input projection (:eq:`eq-lstm-rows`): :math:`h_t`, :math:`c_t`, and :math:`(i_t, f_t, g_t, o_t, c_{t-1}, \tanh c_t)` for the backward."""
     hidden_size = c.shape[1]
     a = linear(h, weight_hh, add=x_part)  # (N, 4H): a_t = x_part + h_(t-1) W_hh^T, blocks i, f, g, o
     i, f, _, o = torch.sigmoid(a).chunk(4, dim=1)  # each (N, H)
@@ -88,9 +98,10 @@ def lstm_step(
 def lstm_step_backward(dh_next, dc_next, saved, weight_hh: Weight, weight_hr: Weight | None):
     r"""Step t of :eq:`eq-lstm-deltas` and :eq:`eq-lstm-gate-deltas`: :math:`\delta a_t`, and what goes to step t - 1.
 
-    ``dh_next`` is :math:`\delta h_t`, ``dc_next`` is :math:`\delta c_{t+1} \odot f_{t+1}`;
-    returns :math:`\delta a_t` (N, 4H), :math:`\delta a_t W_{hh}` (N, H_out) and
-    :math:`\delta c_t \odot f_t` (N, H): the pair :math:`\lambda_{t-1}` of :eq:`eq-lstm-vjp`.
+    ``dh_next`` is :math:`\delta h_t`, ``dc_next`` is :math:`\delta c_{t+1} \odot f_{t+1}` (the pair
+    :math:`\lambda_t` of :eq:`eq-lstm-vjp`); returns :math:`\delta a_t` (N, 4H) and what step t
+    alone sends back, :math:`\delta a_t W_{hh}` (N, H_out) and :math:`\delta c_t \odot f_t` (N, H),
+    the product of :eq:`eq-lstm-vjp`'s left side (the sweep adds output t - 1's gradient).
     """
     i, f, g, o, c, tanh_c = saved
     delta_m = dh_next if weight_hr is None else dh_next @ weight_hr  # (N, H): delta m_t = delta h_t W_p
@@ -117,7 +128,7 @@ def gru_bias_hn(bias_hh: torch.Tensor | None) -> torch.Tensor | None:
 
 
 def gru_step(x_part: torch.Tensor, h: torch.Tensor, weight_hh: Weight, bias_hn: torch.Tensor | None):
-    r"""One GRU step from the input projection (:eq:`eq-gru-rows`); returns h_t and (h_{t-1}, r_t, z_t, n_t, q_t)."""
+    r"""One GRU step from the input projection (:eq:`eq-gru-rows`): :math:`h_t`, and :math:`(h_{t-1}, r_t, z_t, n_t, q_t)` for the backward."""
     hidden_size = h.shape[1]
     hh = h @ weight_hh.T  # (N, 3H): h_(t-1) W_hh^T, blocks r, z, n
     q = hh[:, 2 * hidden_size :] if bias_hn is None else hh[:, 2 * hidden_size :] + bias_hn  # (N, H): q_t
@@ -211,7 +222,12 @@ def _gru_backward(d_state, saved, w):
     return delta, torch.cat([delta[:, :two], delta_q], dim=1), (dh,)  # [delta r, delta z, delta q] (N, 3H)
 
 
-#: The cell kinds by PyTorch's mode.
+#: The cell kinds by PyTorch's mode: ``"RNN_TANH"`` and ``"RNN_RELU"`` (1 gate block, :func:`rnn_step`
+#: and :func:`rnn_step_backward`), ``"LSTM"`` (4 blocks, :func:`lstm_step`, :func:`lstm_step_backward`,
+#: and its own ``weight_hr`` by :func:`lstm_projection_gradient`), ``"GRU"`` (3 blocks,
+#: :func:`gru_step`, :func:`gru_step_backward`).
+#:
+#: :meta hide-value:
 KINDS = {
     "RNN_TANH": _rnn("RNN_TANH", "tanh"),
     "RNN_RELU": _rnn("RNN_RELU", "relu"),

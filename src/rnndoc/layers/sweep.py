@@ -117,7 +117,7 @@ def _mask(lengths: torch.Tensor | None, x: torch.Tensor) -> torch.Tensor | None:
 
 
 def run_direction(x, state: tuple, w: Weights, kind: Kind, reverse: bool, mask, tape: list | None):
-    """One layer, one direction (eq-cell-loop); x (L, N, F) -> output (L, N, H_out) and the final state."""
+    r"""One layer, one direction (:eq:`eq-cell-loop`; with ``mask``, :eq:`eq-packed`); x (L, N, F) -> output (L, N, H_out), final state."""
     length, batch = x.shape[:2]
     fast = onednn_applies(x, *state, *vars(w).values())
     packed = _packed(w, length * batch, batch, fast)
@@ -177,7 +177,7 @@ def run_layers(
 
 
 def run_direction_backward(d_out, d_state: tuple, w: Weights, kind: Kind, record: Tape, reverse: bool, mask):
-    r"""BPTT through one layer and direction, against its reading order.
+    r"""BPTT through one layer and direction, against its reading order (with ``mask``, :eq:`eq-packed-grad`).
 
     d_out (L, N, H_out) at the outputs, ``d_state`` at the final state; returns ``delta`` and
     ``delta_hh`` (L, N, G*H), every :math:`\delta h_t` (L, N, H_out) where the kind has its own
@@ -215,10 +215,11 @@ def run_direction_backward(d_out, d_state: tuple, w: Weights, kind: Kind, record
 def weight_gradients(delta, delta_hh, dh_steps, w: Weights, kind: Kind, record: Tape):
     r"""The sums over time and batch after the loop (:eq:`eq-lstm-weights`, :eq:`eq-gru-weights`, :eq:`eq-gru-bhn`).
 
-    :math:`\sum_t \delta_t^\top x_t` (W_ih), :math:`\sum_t \delta^{hh\,\top}_t h_{t-1}` (W_hh),
-    :math:`\sum_t \mathbf{1}^\top \delta_t` and :math:`\sum_t \mathbf{1}^\top \delta^{hh}_t`
-    (the biases), the kind's own (W_p), one matrix product each; and the input's gradient
-    :math:`\delta_t W_{ih}` (:eq:`eq-stack-down`), (L, N, F).
+    :math:`\sum_t \delta_t^\top x_t` (W_ih), :math:`\sum_t \delta^{hh\,\top}_t h_{t-1}` (W_hh) and the
+    kind's own (W_p), one matrix product each; :math:`\sum_t \mathbf{1}^\top \delta_t` and
+    :math:`\sum_t \mathbf{1}^\top \delta^{hh}_t` (the biases), one sum each; and the input's
+    gradient :math:`\delta_t W_{ih}` (:eq:`eq-stack-down`), (L, N, F), where F is what the
+    direction read (H_in at layer 0, D * H_out above). BPTT, Werbos (1990); PyTorch's layouts.
     """
     x = record.x.flatten(0, 1)  # (L*N, F)
     h_prev = torch.stack(record.h_prev).flatten(0, 1)  # (L*N, H_out)
