@@ -304,3 +304,130 @@ def test_backward_refuses_global_module_backward_hooks():
             backward(nn.GRU(3, 4), torch.randn(5, 2, 3), grad_output=torch.ones(5, 2, 4))
     finally:
         handle.remove()
+
+
+# ---- a second review (issue 15): inputs modelled on bug reports --------------------------------
+
+
+def _module_outputs(module, x, cell):
+    returned = module(x)
+    if cell:
+        return list(returned) if isinstance(returned, tuple) else [returned]
+    state = returned[1]
+    return [returned[0], *(state if isinstance(state, tuple) else (state,))]
+
+
+@pytest.mark.parametrize("kind", [nn.RNN, nn.GRU, nn.LSTM, nn.GRUCell, nn.LSTMCell])
+def test_a_float16_module_under_bfloat16_autocast_runs_as_torch_runs_it(kind):
+    """Mixed half precisions (a float16 module, bfloat16 autocast): torch runs them; the GRU's
+    folded bias was a torch.cat that autocast refused, the backward's tape a stack of mixed dtypes.
+    Values: half precision both ways (float16 and bfloat16 roundings), so the dtypes must match
+    and the values agree to 5 % of the largest entry."""
+    torch.manual_seed(0)
+    module = kind(3, 4, dtype=torch.float16)
+    cell = isinstance(module, nn.RNNCellBase)
+    x = torch.randn(2, 3, dtype=torch.float16) if cell else torch.randn(5, 2, 3, dtype=torch.float16)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        for grad_mode in (
+            torch.no_grad,
+            torch.enable_grad,
+        ):  # torch's LSTM takes oneDNN's kernel only without
+            with grad_mode():  # autograd: its dtypes differ
+                theirs, ours = _module_outputs(module, x, cell), forward(module, x)
+            ours = (list(ours) if isinstance(ours, tuple) else [ours]) if cell else [ours[0], *(
+                ours[1] if isinstance(ours[1], tuple) else (ours[1],))]  # fmt: skip
+            assert [t.dtype for t in ours] == [t.dtype for t in theirs], grad_mode
+            for a, b in zip(ours, theirs, strict=True):
+                scale = float(b.detach().abs().max())
+                torch.testing.assert_close(a.float(), b.detach().float(), rtol=0, atol=0.05 * scale)
+        leaf = x.clone().requires_grad_()
+        outputs = _module_outputs(module, leaf, cell)
+        grads = [torch.ones_like(o) for o in outputs]
+        expected = torch.autograd.grad(outputs, [leaf, *module.parameters()], grads)
+        if cell:
+            found = backward(module, x, grad_output=tuple(grads) if len(grads) == 2 else grads[0])
+        else:
+            found = backward(
+                module, x, grad_output=grads[0], grad_hx=tuple(grads[1:]) if len(grads) == 3 else grads[1]
+            )
+    names = ["input"] + [name for name, _ in module.named_parameters()]
+    assert [found[name].dtype for name in names] == [e.dtype for e in expected]
+    for name, value in zip(names, expected, strict=True):
+        torch.testing.assert_close(
+            found[name].float(), value.float(), rtol=0, atol=0.05 * float(value.abs().max()), msg=name
+        )
+
+
+def test_an_empty_lstm_batch_under_autocast_keeps_torchs_dtypes():
+    """torch takes its fused oneDNN LSTM (in bfloat16) only for a non-empty input."""
+    lstm = nn.LSTM(8, 16)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        theirs = lstm(torch.randn(10, 0, 8))
+        ours = forward(lstm, torch.randn(10, 0, 8))
+    assert [ours[0].dtype, *(t.dtype for t in ours[1])] == [theirs[0].dtype, *(t.dtype for t in theirs[1])]
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf")])
+def test_relu_passes_the_gradient_at_nan_as_torch_does(value):
+    """torch's ReLU backward zeroes the gradient only where the output is <= 0; NaN is not."""
+    rnn = nn.RNN(1, 1, nonlinearity="relu", dtype=F64)
+    x = torch.tensor([[[value]], [[0.5]]], dtype=F64)  # (L, N, H_in) = (2, 1, 1)
+    grad_output = torch.ones(2, 1, 1, dtype=F64)
+    leaf = x.clone().requires_grad_()
+    output, _ = rnn(leaf)
+    expected = torch.autograd.grad(output, [leaf, *rnn.parameters()], grad_output)
+    found = backward(rnn, x, grad_output=grad_output)
+    for name, e in zip(["input"] + [n for n, _ in rnn.named_parameters()], expected, strict=True):
+        torch.testing.assert_close(found[name], e, rtol=0, atol=1e-12, equal_nan=True, msg=name)
+
+
+def test_a_spectral_norm_parametrization_in_training_mode_is_refused():
+    """torch's call reads a parametrized weight several times, each read a power iteration in
+    training mode: a value rnndoc cannot reproduce. In eval mode the weight is fixed: it runs."""
+    from torch.nn.utils import parametrizations  # noqa: PLC0415
+
+    lstm = nn.LSTM(4, 4, dtype=F64)
+    parametrizations.spectral_norm(lstm, "weight_hh_l0")
+    x = torch.randn(3, 2, 4, dtype=F64)
+    with pytest.raises(ValueError, match="spectral_norm parametrization and is in training mode"):
+        forward(lstm, x)
+    lstm.eval()
+    (output, _), (expected, _) = forward(lstm, x), lstm(x)
+    torch.testing.assert_close(output, expected, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: rnn_step(None, torch.zeros(1, 2), torch.eye(2), "tanh"), "x_part"),
+        (lambda: rnn_step(torch.zeros(1, 2), None, torch.eye(2), "tanh"), "h"),
+        (lambda: rnn_step(torch.zeros(1, 2), torch.zeros(1, 2), None, "tanh"), "weight_hh"),
+        (lambda: lstm_step(torch.zeros(1, 8), torch.zeros(1, 2), None, torch.zeros(8, 2), None), "c"),
+        (lambda: gru_step(torch.zeros(1, 6), None, torch.zeros(6, 2), None), "h"),
+        (lambda: input_projection(torch.zeros(2, 3), None, None, None, "RNN_TANH"), "weight_ih"),
+    ],
+    ids=["rnn-x_part", "rnn-h", "rnn-weight_hh", "lstm-c", "gru-h", "projection-weight_ih"],
+)
+def test_a_required_tensor_given_as_none_is_named(call, name):
+    with pytest.raises(TypeError, match=rf"^{name} must be a torch.Tensor, got NoneType"):
+        call()
+
+
+def test_a_packed_gradient_in_another_batch_order_is_refused():
+    """Its rows would be read in the input's order: the gradient of one sequence lands on another."""
+    from torch.nn.utils.rnn import pack_sequence  # noqa: PLC0415
+
+    gru = nn.GRU(3, 4, dtype=F64)
+    packed = pack_sequence([torch.randn(n, 3, dtype=F64) for n in (2, 4, 3)], enforce_sorted=False)
+    output, _ = gru(packed)
+    other = pack_sequence([torch.randn(n, 4, dtype=F64) for n in (4, 2, 3)], enforce_sorted=False)
+    assert torch.equal(other.batch_sizes, output.batch_sizes)
+    with pytest.raises(ValueError, match=r"grad_output\.sorted_indices must be the input's"):
+        backward(gru, packed, grad_output=other)
+
+
+def test_the_h_0_message_names_h_out_with_a_projection():
+    lstm = nn.LSTM(3, 4, num_layers=2, bidirectional=True, proj_size=2)
+    h_0, c_0 = torch.zeros(4, 5, 4), torch.zeros(4, 5, 4)
+    with pytest.raises(ValueError, match=r"\(D \* num_layers, N, H_out\) = \(4, 5, 2\)"):
+        forward(lstm, torch.randn(7, 5, 3), (h_0, c_0))

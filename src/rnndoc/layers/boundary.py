@@ -174,11 +174,12 @@ def read_call(module: nn.Module, input, hx) -> Call:
             state[key] = x.new_zeros(stacked, x.shape[1], sizes[key])  # (D * num_layers, N, size)
             continue
         shape = (stacked, sizes[key]) if form == "unbatched" else (stacked, x.shape[1], sizes[key])
-        axes = "(D * num_layers, H)" if form == "unbatched" else "(D * num_layers, N, H)"
+        features = "H_out" if key == "h_0" else "H"  # H_out: proj_size with a projection, else H
+        axes = f"(D * num_layers, {features})" if form == "unbatched" else f"(D * num_layers, N, {features})"
         checks.check_layer_state(module, labels[key], value, shape, axes, weight, x)
         state[key] = layout.state(value)  # (D * num_layers, N, size)
     checks.check_weights(params, mode, module.num_layers, module.bidirectional, input=(x, "L,N,H_in"),
-                         h_0=(state["h_0"], "S,N,H_out"), c_0=(state.get("c_0"), "S,N,H"))  # fmt: skip
+                         h_0=(state["h_0"], "S,N,H_out"), c_0=(state.get("c_0"), "S,N,H?"))  # fmt: skip
     call = Call(mode, module.num_layers, module.bidirectional, names, params, dict(params), x, state["h_0"],
                 state.get("c_0"), lengths, layout, (x.dtype, state["h_0"].dtype))  # fmt: skip
     return _as_autocast_runs_it(call, module, form)
@@ -216,16 +217,25 @@ def _read_cell(module, input, hx, mode, names, params) -> Call:
 def _as_autocast_runs_it(call: Call, module: nn.Module, form: str) -> Call:
     """Under CPU autocast, torch's LSTM runs oneDNN's fused kernel in the autocast dtype: do the same.
 
-    torch takes that kernel for a float32 ``nn.LSTM`` on the CPU without projection or packing
+    torch takes that kernel for a non-empty ``nn.LSTM`` input on the CPU without projection or
+    packing, in float32, or in float16 where oneDNN supports it and autograd records nothing
     (``use_mkldnn`` in ATen's ``RNN.cpp``); everywhere else its steps are ordinary operations,
     which autocast casts one by one, as it casts ours.
     """
+    float16 = getattr(torch.ops.mkldnn, "_is_mkldnn_fp16_supported", None)
+    fused_dtype = call.x.dtype == torch.float32 or (
+        call.x.dtype == torch.float16
+        and not torch.is_grad_enabled()
+        and float16 is not None
+        and bool(float16())
+    )
     fused = (
         call.mode == "LSTM"
         and form != "packed"
         and not getattr(module, "proj_size", 0)
         and call.x.device.type == "cpu"
-        and call.x.dtype == torch.float32
+        and fused_dtype
+        and call.x.numel() > 0  # torch takes its plain path for an empty input
         and torch.is_autocast_enabled("cpu")
         and torch.backends.mkldnn.is_available()
         and torch.backends.mkldnn.enabled

@@ -238,7 +238,7 @@ def lstm_step(
     tensor([[0.5000, 0.5000]])
     """
     checks.check_lstm_shapes(x_part=(x_part, "N,4H"), h=(h, "N,H_out"), c=(c, "N,H"), weight_hh=(weight_hh, "4H,H_out"),
-                             weight_hr=(weight_hr, "H_out,H"))  # fmt: skip
+                             weight_hr=(weight_hr, "H_out,H?"))  # fmt: skip
     return steps.lstm_step(x_part, h, c, weight_hh, weight_hr)  # (N, H_out), (N, H), 6 x (N, H)
 
 
@@ -315,7 +315,7 @@ def lstm_step_backward(
     """
     labels = checks.saved_labels(saved, _LSTM_SAVED, "lstm_step")
     checks.check_lstm_shapes(dh_next=(dh_next, "N,H_out"), dc_next=(dc_next, "N,H"), weight_hh=(weight_hh, "4H,H_out"),
-                             weight_hr=(weight_hr, "H_out,H"), **labels)  # fmt: skip
+                             weight_hr=(weight_hr, "H_out,H?"), **labels)  # fmt: skip
     return steps.lstm_step_backward(
         dh_next, dc_next, saved, weight_hh, weight_hr
     )  # (N, 4H), (N, H_out), (N, H)
@@ -399,7 +399,7 @@ def gru_step(
     tensor([[0.5000, 0.5000]])
     """
     checks.check_shapes(
-        x_part=(x_part, "N,3H"), h=(h, "N,H"), weight_hh=(weight_hh, "3H,H"), bias_hn=(bias_hn, "H")
+        x_part=(x_part, "N,3H"), h=(h, "N,H"), weight_hh=(weight_hh, "3H,H"), bias_hn=(bias_hn, "H?")
     )
     return steps.gru_step(x_part, h, weight_hh, bias_hn)  # (N, H), 5 x (N, H)
 
@@ -592,7 +592,7 @@ def lstm_cell(
     checks.check_lstm_shapes(
         **{"hx[0] (h)": (h2, "N,H_out"), "hx[1] (c)": (c2, "N,H")},
         weight_hh=(weight_hh, "4H,H_out"),
-        weight_hr=(weight_hr, "H_out,H"),
+        weight_hr=(weight_hr, "H_out,H?"),
     )
     x_part = steps.input_projection(x, weight_ih, bias_ih, bias_hh, "LSTM")  # (N, 4H)
     h_next, c_next, _ = steps.lstm_step(x_part, h2, c2, weight_hh, weight_hr)  # (N, H_out), (N, H)

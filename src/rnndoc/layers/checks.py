@@ -18,7 +18,7 @@ from collections.abc import Callable
 import torch
 from torch import nn
 from torch.nn.modules import module as _module_hooks
-from torch.nn.utils import prune
+from torch.nn.utils import parametrizations, prune
 from torch.nn.utils.rnn import PackedSequence
 from torch.nn.utils.spectral_norm import SpectralNorm
 from torch.nn.utils.weight_norm import WeightNorm
@@ -46,14 +46,16 @@ def check_shapes(**named: tuple[object, str]) -> dict[str, int]:
     """Check tensors against axis labels that must agree across them; return the axis sizes.
 
     ``check_shapes(x_part=(x_part, "N,4H"), h=(h, "N,H"))`` requires two floating 2-D
-    tensors whose first axes agree and whose second sizes are 4H and H for one H. A value of
-    None is skipped (an optional weight). One device (else ``ValueError``) and one dtype
-    (else ``TypeError``), unless autocast mixes dtypes.
+    tensors whose first axes agree and whose second sizes are 4H and H for one H. Labels that
+    end in ``?`` are optional (``"H_out,H?"``: a weight that may be None); any other None is a
+    ``TypeError``. One device (else ``ValueError``) and one dtype (else ``TypeError``), unless
+    autocast mixes dtypes.
     """
     sizes: dict[str, int] = {}
-    for name, (value, labels) in named.items():
-        if value is None:
+    for name, (value, given) in named.items():
+        if value is None and given.endswith("?"):
             continue
+        labels = given.removesuffix("?")
         axes = _axes(labels)
         tensor = check_tensor(name, value, (None,) * len(axes), f"({labels.replace(',', ', ')})")
         for (factor, symbol), size in zip(axes, tensor.shape, strict=True):
@@ -94,7 +96,7 @@ def check_real(name: str, value: torch.Tensor) -> None:
 def check_lstm_shapes(**named) -> None:
     """Shapes agree (:func:`check_shapes`) and, without a projection, H_out = H."""
     sizes = check_shapes(**named)
-    if named["weight_hr"][0] is None and sizes["H_out"] != sizes["H"]:
+    if named["weight_hr"][0] is None and sizes.get("H_out", sizes["H"]) != sizes["H"]:
         raise ValueError(f"h has {sizes['H_out']} features but c has {sizes['H']}: give weight_hr (P, H)")
 
 
@@ -160,8 +162,8 @@ def check_projection_input(x: object, weight_ih: object, bias_ih, bias_hh, mode:
     check_shapes(
         x=(x.reshape(-1, h_in) if x.numel() else x.new_zeros(0, h_in), "M,H_in"),
         weight_ih=(weight_ih, f"{gates}H,H_in"),
-        bias_ih=(bias_ih, f"{gates}H"),
-        bias_hh=(bias_hh, f"{gates}H"),
+        bias_ih=(bias_ih, f"{gates}H?"),
+        bias_hh=(bias_hh, f"{gates}H?"),
     )
 
 
@@ -224,6 +226,15 @@ def check_module(module: object) -> None:
             f"got {type(module).__name__}"
         )
     check_runs_as_torch_class(module)
+    if module.training and any(
+        isinstance(parametrization, parametrizations._SpectralNorm)
+        for chain in getattr(module, "parametrizations", {}).values()
+        for parametrization in chain
+    ):
+        raise ValueError(
+            "module has a spectral_norm parametrization and is in training mode, where every read of the "
+            "weight runs a power iteration (torch's call reads it several times): call module.eval() first"
+        )
     if isinstance(module, nn.RNN) and module.mode not in ("RNN_TANH", "RNN_RELU"):
         raise ValueError(f"module.mode must be 'RNN_TANH' or 'RNN_RELU', got {module.mode!r}")
     if isinstance(module, nn.RNNCell) and module.nonlinearity not in ("tanh", "relu"):
@@ -268,9 +279,9 @@ def check_weights(params: object, mode: str, num_layers: int, bidirectional: boo
             labels = {
                 "weight_ih": f"{gates}{hidden},{features}",
                 "weight_hh": f"{gates}{hidden},H_out",
-                "bias_ih": f"{gates}{hidden}",
-                "bias_hh": f"{gates}{hidden}",
-                "weight_hr": "H_out,H",
+                "bias_ih": f"{gates}{hidden}?",
+                "bias_hh": f"{gates}{hidden}?",
+                "weight_hr": "H_out,H?",
             }
             weights = {f"params['{name[k]}']": (params.get(name[k]), label) for k, label in labels.items()}
             sizes = check_shapes(**weights, **state)
@@ -401,6 +412,12 @@ def gradient_like(name: str, value: object, like):
                 f"{name}.batch_sizes must be {like.batch_sizes.tolist()} (the input's), "
                 f"got {value.batch_sizes.tolist()}"
             )
+        for field in ("sorted_indices", "unsorted_indices"):  # the rows are read in the input's order
+            given, expected = getattr(value, field), getattr(like, field)
+            if (given is None) != (expected is None) or (
+                given is not None and not torch.equal(given, expected)
+            ):
+                raise ValueError(f"{name}.{field} must be the input's ({expected}), got {given}")
         return _tensor_like(f"{name}.data", value.data, like.data)
     if isinstance(like, tuple):
         if value is not None and not (isinstance(value, tuple | list) and len(value) == 2):

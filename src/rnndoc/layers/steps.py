@@ -44,15 +44,12 @@ def input_projection(x: torch.Tensor, weight_ih: Weight, bias_ih, bias_hh, mode:
     stays out (it sits inside :math:`r_t \odot q_t`). x (..., H_in) -> (..., G*H).
     """
     if mode == "GRU" and bias_hh is not None:  # [b_hr, b_hz, 0]: b_hn is added in gru_step
-        bias_hh = torch.cat(
-            [bias_hh[: 2 * (bias_hh.shape[0] // 3)], bias_hh.new_zeros(bias_hh.shape[0] // 3)]
-        )
+        bias_hh = bias_hh.clone()  # (3H,)
+        bias_hh[2 * (bias_hh.shape[0] // 3) :] = 0
     biases = [b for b in (bias_ih, bias_hh) if b is not None]
     bias = biases[0] + biases[1] if len(biases) == 2 else (biases[0] if biases else None)  # (G*H,)
     flat = x.reshape(-1, x.shape[-1])  # (L*N, H_in)
-    part = linear(
-        flat, weight_ih, add=bias
-    )  # (L*N, G*H): x W_ih^T + b, one addmm (autocast casts it as one op)
+    part = linear(flat, weight_ih, add=bias)  # (L*N, G*H): x W_ih^T + b, one addmm (autocast casts it whole)
     return part.view(*x.shape[:-1], weight_ih.shape[0])  # (..., G*H)
 
 
@@ -70,9 +67,8 @@ def rnn_step_backward(dh_next: torch.Tensor, h_next: torch.Tensor, weight_hh: We
     The same step as the hand-set network's δ recursion (:eq:`eq-delta`, computed for the
     book's example by :func:`rnndoc.bptt.bptt_gradients` in column form).
     """
-    slope = (
-        1 - h_next * h_next if nonlinearity == "tanh" else (h_next > 0).to(h_next.dtype)
-    )  # (N, H): phi'(a_t)
+    # (N, H): phi'(a_t); ReLU's is 0 where h_t <= 0 and 1 elsewhere, NaN included (as torch's threshold_backward)
+    slope = 1 - h_next * h_next if nonlinearity == "tanh" else (h_next <= 0).logical_not().to(h_next.dtype)
     delta = dh_next * slope  # (N, H)
     return delta, delta @ weight_hh  # (N, H), (N, H): to h_(t-1) through step t
 

@@ -127,8 +127,8 @@ def run_direction(x, state: tuple, w: Weights, kind: Kind, reverse: bool, mask, 
     saved: list[Any] = [None] * length
     for t in reversed(range(length)) if reverse else range(length):
         new, step_saved = kind.step(x_part[t], state, packed)  # ((N, H_out), [(N, H)])
-        if tape is not None:
-            h_prev[t], saved[t] = state[0], step_saved
+        if tape is not None:  # h_(t-1) in the dtype the step computed in (autocast may change it)
+            h_prev[t], saved[t] = state[0].to(new[0].dtype), step_saved
         if mask is None:
             state, outputs[t] = new, new[0]
         else:  # past a sequence's end (eq-packed): its state stays, its output is zero
