@@ -8,8 +8,8 @@ they may call oneDNN's matrix product on the weight reordered once into oneDNN's
 layout, for a whole sweep over time.
 
 Which of the two is faster depends on the CPU: on an AMD EPYC ATen's float32 ``mm`` (MKL's
-sgemm) took 19.4 ms against oneDNN's 6.7 ms per 128 steps of (32, 256) x (256, 1024) (issue
-9); on an Intel Xeon, oneDNN lost on the small per-step products and on the weight gradients
+sgemm) was several times slower than oneDNN's over 128 steps of (32, 256) x (256, 1024) (measured
+in issue 9, not here); on an Intel Xeon, oneDNN lost on the small per-step products and on the weight gradients
 (issue 15). So nothing is assumed: where oneDNN is *allowed*, ``pack`` and
 ``transposed_products`` time both kernels on the product's shapes, once per process and per
 shape, dtype and thread count (as ``torch.backends.cudnn.benchmark`` does), and keep the
@@ -28,7 +28,7 @@ float64 included, the plain path runs and nothing is timed.
 :math:`W`; only its reflected ``@`` differs. That is on purpose: Python asks a right operand's
 ``__rmatmul__`` first only when its type subclasses the left operand's; otherwise
 ``torch.Tensor.__matmul__`` runs first, fails with a ``TypeError`` that torch formats at length,
-and returns ``NotImplemented``, about 11 us per product (measured), as much as the product itself.
+and returns ``NotImplemented``, which cost as much time as the product itself when measured.
 """
 
 from __future__ import annotations
