@@ -29,10 +29,10 @@ __all__ = [
 #: The finite-difference step that balances truncation and round-off in float64: the default.
 FINITE_DIFF_EPS = 1e-6
 #: The steps around :data:`FINITE_DIFF_EPS` for which the central differences of the hand-set loss
-#: stay within the verdict's :data:`rnndoc.verdict.FINITE_DIFF_ATOL` (1e-7) of sympy's gradients,
-#: with room to spare: measured, the largest gap is 2.3e-8 at 1e-4 (truncation), 1.8e-11 at 1e-6
-#: and 1.1e-9 at 1e-8 (round-off); at 1e-2 it is 2.3e-4, at 1e-11 1.6e-6
-#: (:func:`rnndoc.experiments.finite_difference_error` measures any step).
+#: stay within the verdict's :data:`rnndoc.verdict.FINITE_DIFF_ATOL` of sympy's gradients, with
+#: room to spare: the chapter on BPTT measures the error over a sweep of steps and asserts it
+#: within the tolerance over this range, and :func:`rnndoc.experiments.finite_difference_error`
+#: measures any step.
 #: :func:`rnndoc.verdict.check_finite_difference_eps` refuses a step outside them.
 FINITE_DIFF_EPS_RANGE = (1e-8, 1e-4)
 

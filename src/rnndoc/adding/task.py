@@ -7,7 +7,8 @@ judge a training outcome (is an answer close enough, has a run learned), not how
 computations of one quantity agree, so they live here and not in
 :data:`rnndoc.verdict.TOLERANCES`.
 
-Hochreiter and Schmidhuber (1997), section 5.4.
+A variant of Hochreiter and Schmidhuber (1997), section 5.4, with the values, target and baseline
+of Le, Jaitly and Hinton (2015); the marker rule is this book's own.
 """
 
 from __future__ import annotations
@@ -91,7 +92,8 @@ def adding_batch(
 
     Notes
     -----
-    Hochreiter and Schmidhuber (1997), section 5.4.
+    Values, target and baseline as in Le, Jaitly and Hinton (2015); the marker rule is this book's
+    own; the task is a variant of Hochreiter and Schmidhuber (1997), section 5.4.
 
     Examples
     --------

@@ -259,7 +259,10 @@ def run_layers_backward(
     (L, N, D*H_out), grad_h_n (D*num_layers, N, H_out), grad_c_n (D*num_layers, N, H) for an
     LSTM. Top layer first, each direction gets its half of the output's gradient
     (:eq:`eq-bi-split`) and runs against its own order; the two directions' input gradients
-    add up and flow to the layer below (:eq:`eq-stack-down`). Returns the gradients at the
+    add up and flow to the layer below (:eq:`eq-stack-down`). Each direction's gradient at its
+    initial state is what its first step sends back (packed, the reverse direction's first step is
+    each sequence's last), by the kind's own step backward: for a GRU the last line of
+    :eq:`eq-gru-deltas`, for an LSTM also :math:`\delta c \odot f` to c_0. Returns the gradients at the
     input (L, N, H_in), h_0, c_0 (or None) and every weight, by PyTorch's names. Reached
     through :func:`rnndoc.layers.backward`, which checks the arguments.
     """
