@@ -22,7 +22,7 @@ from torch.nn.utils import parametrize, prune
 
 from rnndoc.adding import evaluate
 from rnndoc.bptt import bptt_gradients
-from rnndoc.classification import loss_and_gradients, path_contributions, tensors
+from rnndoc.classification import loss_and_gradients, path_contributions, sgd_step, tensors
 from rnndoc.masking import length_mask, masked_mean
 from rnndoc.state_jacobian import (
     autograd_state_jacobians,
@@ -805,3 +805,212 @@ def test_evaluate_answers_as_torch_and_refuses_by_name():
         evaluate(lambda x: x[:, -1, 0], inputs, targets.to("meta"))
     with pytest.raises(ValueError, match=r"model answers.*meta.*targets.*cpu"):
         evaluate(lambda x: x[:, -1, 0].to("meta"), inputs, targets)
+
+
+# ---- review: the helpers under the caller's grad mode, torch's mode, low precision, ties ---------
+
+
+def _in_context(context, function, *tensors):
+    """``function(*tensors)`` under ``context``: none, no_grad, inference_mode, or inference tensors."""
+    if context == "no_grad":
+        with torch.no_grad():
+            return function(*tensors)
+    if context == "inference_mode":
+        with torch.inference_mode():
+            return function(*tensors)
+    if context == "inference_tensors":
+        with torch.inference_mode():
+            tensors = tuple(
+                {k: v.clone() for k, v in t.items()} if isinstance(t, dict) else t.clone() for t in tensors
+            )
+        assert all(v.is_inference() for t in tensors for v in (t.values() if isinstance(t, dict) else [t]))
+        return function(*tensors)
+    raise AssertionError(context)
+
+
+def _plain_result(result):
+    """Every tensor of the result is an ordinary one (not an inference tensor, no grad)."""
+    leaves = (
+        result.values() if isinstance(result, dict) else result if isinstance(result, tuple) else [result]
+    )
+    for leaf in leaves:
+        if isinstance(leaf, dict):
+            _plain_result(leaf)
+        elif isinstance(leaf, torch.Tensor):
+            assert not leaf.is_inference()
+            assert not leaf.requires_grad
+
+
+CONTEXTS = ["no_grad", "inference_mode", "inference_tensors"]
+
+
+@pytest.mark.parametrize("context", CONTEXTS)
+@pytest.mark.parametrize("cls", [nn.RNN, nn.LSTM, nn.GRU])
+@pytest.mark.parametrize("helper", ["autograd_state_jacobians", "autograd_state_gradient_norms"])
+def test_an_autograd_helper_answers_as_torch_whatever_the_caller_s_grad_mode(helper, cls, context):
+    function, reference, _ = HELPERS[helper]
+    module = _make(cls, "plain")
+    x = _input()
+    ours = _in_context(context, lambda x: function(module, x), x)
+    _plain_result(ours)
+    _close(ours, reference(module, x))  # the reference runs with grad on, outside inference mode
+
+
+@pytest.mark.parametrize("context", CONTEXTS)
+def test_truncated_bptt_answers_as_the_delta_recursion_whatever_the_caller_s_grad_mode(context):
+    rnn = _make(nn.RNN, "plain", batch_first=True)
+    values = _rnn_values()
+    ours = _in_context(context, lambda v: chunked_autograd_gradients(rnn, v, 2), values)
+    _plain_result(ours)
+    theirs = bptt_gradients(values | _torch_weights(rnn, values), truncation=2).gradients
+    for name in ours:
+        torch.testing.assert_close(ours[name], theirs[name], **EXACT, msg=name)
+
+
+@pytest.mark.parametrize("context", CONTEXTS)
+def test_the_classifier_answers_as_nn_rnn_and_autograd_whatever_the_caller_s_grad_mode(context):
+    values = tensors()
+    loss, grads = _in_context(context, loss_and_gradients, values)
+    _plain_result((loss, grads))
+    torch_loss, torch_grads = _torch_classifier(values)
+    _close(loss, torch_loss)
+    _close(grads, torch_grads)
+
+
+@pytest.mark.parametrize("context", ["no_grad", "inference_mode"])
+def test_sgd_step_answers_as_torch_optim_whatever_the_caller_s_grad_mode(context):
+    expected = sgd_step()
+    if context == "no_grad":
+        with torch.no_grad():
+            step = sgd_step()
+    else:
+        with torch.inference_mode():
+            step = sgd_step()
+    _plain_result(step)
+    _close(step["by_hand"], step["by_torch"])  # the update by hand is torch.optim.SGD's
+    _close(step["by_torch"], expected["by_torch"])
+    assert step["loss_after"] == expected["loss_after"]
+    assert step["loss_before"] == expected["loss_before"]
+
+
+def _retuned(mode=None, nonlinearity=None):
+    """A tanh-built nn.RNN with ``mode`` or ``nonlinearity`` changed afterwards (torch reads mode)."""
+    module = _make(nn.RNN, "plain", batch_first=True)
+    if mode is not None:
+        module.mode = mode
+    if nonlinearity is not None:
+        module.nonlinearity = nonlinearity
+    return module
+
+
+def _torch_chunked(rnn, values, truncation):
+    """Truncated BPTT through the module itself (torch's call reads ``mode``)."""
+    rnn = copy.deepcopy(rnn)
+    start = values["h_0"].clone().requires_grad_()
+    state = start
+    for begin in range(0, values["inputs"].shape[1], truncation):
+        chunk = slice(begin, begin + truncation)
+        output, state = rnn(values["inputs"][:, chunk], state)
+        (0.5 * (output - values["targets"][:, chunk]).square().sum()).backward()
+        state = state.detach()
+    return {k: p.grad for k, p in rnn.named_parameters()} | {"h_0": start.grad}
+
+
+@pytest.mark.parametrize(("mode", "nonlinearity"), [(None, "relu"), ("RNN_RELU", None)])
+def test_an_rnn_helper_reads_mode_as_torch_does(mode, nonlinearity):
+    module = _retuned(mode, nonlinearity)
+    x = _input()
+    relu = mode == "RNN_RELU"  # what torch computes: mode, not nonlinearity
+    tanh_norms = torch_norms(_retuned(), x)
+    assert (torch_norms(_retuned("RNN_RELU"), x) - tanh_norms).abs().max() > 0.1  # the two differ
+    _close(autograd_state_gradient_norms(module, x), torch_norms(module, x))
+    values = _rnn_values()
+    _close(chunked_autograd_gradients(module, values, 2), _torch_chunked(module, values, 2))
+    if relu:
+        for function in (state_jacobians, autograd_state_jacobians):
+            with pytest.raises(ValueError, match=r"module must be a tanh RNN, got mode='RNN_RELU'"):
+                function(module, x)
+    else:
+        _close(state_jacobians(module, x), torch_jacobians(module, x))
+        _close(autograd_state_jacobians(module, x), torch_jacobians(module, x))
+
+
+def test_an_rnn_helper_refuses_a_mode_torch_s_rnn_does_not_run():
+    module = _retuned("GRU")
+    for function, name in ((autograd_state_gradient_norms, "module"), (state_jacobians, "module")):
+        with pytest.raises(ValueError, match=rf"{name}.mode must be 'RNN_TANH' or 'RNN_RELU', got 'GRU'"):
+            function(module, _input())
+    with pytest.raises(ValueError, match=r"rnn.mode must be 'RNN_TANH' or 'RNN_RELU', got 'GRU'"):
+        chunked_autograd_gradients(module, _rnn_values(), 2)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_the_norms_refuse_a_low_precision_dtype_by_name(dtype):
+    with pytest.raises(TypeError, match=rf"weight_hh must be float32 or float64, got {dtype}"):
+        state_gradient_norms(torch.eye(H, dtype=dtype), torch.zeros(2, H, dtype=dtype))
+    module = _make(nn.GRU, "plain", dtype=dtype)
+    with pytest.raises(TypeError, match=rf"input must be float32 or float64, got {dtype}"):
+        autograd_state_gradient_norms(module, _input(dtype=dtype))
+
+
+def test_the_norms_refuse_the_meta_device_by_name():
+    with pytest.raises(ValueError, match=r"weight_hh must hold values.*meta"):
+        state_gradient_norms(torch.eye(H, device="meta"), torch.zeros(2, H, device="meta"))
+    module = _make(nn.GRU, "plain").to("meta")
+    with pytest.raises(ValueError, match=r"input must hold values.*meta"):
+        autograd_state_gradient_norms(module, _input().to("meta"))
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_masked_mean_of_low_precision_losses_accumulates_wider_as_torch_mean(dtype):
+    if dtype == torch.float16:  # bfloat16 has float32's range: no overflow to show
+        lengths = torch.tensor([2, 1, 3])
+        big = torch.full((3, 3), 60000.0, dtype=dtype)
+        mask = length_mask(lengths, 3)
+        expected = torch.mean(big[mask])  # torch accumulates in float32: finite
+        assert expected.isfinite()  # torch accumulates in float32
+        assert not big[mask].sum().isfinite()  # a sum in the dtype overflows
+        ours = masked_mean(big, lengths)
+        assert ours.dtype == dtype
+        torch.testing.assert_close(ours, expected, rtol=0, atol=0)
+    torch.manual_seed(4)
+    losses = torch.rand(6, 4).to(dtype)
+    lengths = torch.tensor([6, 1, 4, 3])
+    # bitwise torch.mean's answer: both sum in float32 and round once to the dtype
+    torch.testing.assert_close(
+        masked_mean(losses, lengths), torch.mean(losses[length_mask(lengths, 6)]), rtol=0, atol=0
+    )
+
+
+def test_masked_mean_refuses_meta_losses_by_name():
+    for lengths in (torch.tensor([2, 1, 3]), torch.tensor([2, 1, 3], device="meta")):
+        with pytest.raises(ValueError, match=r"losses must hold values.*meta"):
+            masked_mean(torch.zeros(3, 3, device="meta"), lengths)
+
+
+@pytest.mark.parametrize("cls", RAISE)
+def test_raising_a_gate_bias_tied_across_ih_and_hh_moves_the_sum_by_delta(cls):
+    module = _make(cls, "plain")
+    module.bias_hh_l0 = module.bias_ih_l0  # one tensor, twice in b_ih + b_hh
+    untied = _make(cls, "plain")
+    with torch.no_grad():
+        untied.bias_hh_l0.copy_(untied.bias_ih_l0)  # the same numbers, two tensors
+    before = (module.bias_ih_l0 + module.bias_hh_l0).detach().clone()
+    RAISE[cls](module, 1.0)
+    RAISE[cls](untied, 1.0)
+    expected = before.clone()
+    expected[H : 2 * H] += 1.0
+    torch.testing.assert_close((module.bias_ih_l0 + module.bias_hh_l0).detach(), expected, **EXACT)
+    x = _input()
+    _close(module(x)[0].detach(), untied(x)[0].detach())  # what torch computes: the sum raised once
+
+
+@pytest.mark.parametrize("cls", RAISE)
+def test_raising_a_gate_bias_tied_unevenly_is_refused(cls):
+    module = _make(cls, "plain", num_layers=2)
+    module.bias_hh_l0 = module.bias_ih_l0  # layer 0's sum holds it twice, layer 1's bias_ih once
+    name = "lstm" if cls is nn.LSTM else "gru"
+    before = module.bias_ih_l0.detach().clone()
+    with pytest.raises(ValueError, match=rf"{name}'s biases are tied.*untie them"):
+        RAISE[cls](module, 1.0)
+    assert torch.equal(module.bias_ih_l0.detach(), before)  # nothing changed

@@ -58,6 +58,19 @@ def check_one_layer(name: str, module: nn.RNNBase) -> None:
         )
 
 
+def rnn_nonlinearity(name: str, module: nn.RNN) -> str:
+    """``"tanh"`` or ``"relu"``, read from ``module.mode`` as torch dispatches on it (not ``nonlinearity``).
+
+    ``nn.RNN`` sets ``mode`` from ``nonlinearity`` once, in ``__init__``; torch's call reads
+    ``mode`` only, so a ``nonlinearity`` changed afterwards changes nothing. Another ``mode``
+    is refused (ValueError), as :func:`rnndoc.layers.forward` refuses it.
+    """
+    mode = module.mode
+    if mode not in ("RNN_TANH", "RNN_RELU"):
+        raise ValueError(f"{name}.mode must be 'RNN_TANH' or 'RNN_RELU', got {mode!r}")
+    return "tanh" if mode == "RNN_TANH" else "relu"
+
+
 def weight_names(module: nn.RNNBase) -> tuple[str, ...]:
     """The layer-0 weights the module computes with: the biases only with ``bias=True``."""
     kinds = ("weight_ih", "weight_hh") + (("bias_ih", "bias_hh") if module.bias else ())

@@ -81,7 +81,9 @@ def masked_mean(losses: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
     Returns
     -------
     Tensor, shape ()
-        Differentiable with respect to ``losses``.
+        Differentiable with respect to ``losses``, in its dtype. A float16 or bfloat16 loss
+        is summed and divided in float32, as ``torch.mean`` accumulates it, then rounded
+        back once (a float16 sum of large losses would overflow to infinity).
 
     Raises
     ------
@@ -89,7 +91,8 @@ def masked_mean(losses: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
         If ``losses`` is not a floating tensor or ``lengths`` not an integer tensor.
     ValueError
         If ``losses`` is not two-dimensional with one column per length, a length is out
-        of range, or ``lengths`` is neither on the CPU nor on ``losses``' device.
+        of range, ``lengths`` is neither on the CPU nor on ``losses``' device, or ``losses``
+        is on the meta device (it holds no values to select).
         N = 0 sequences give NaN, 0 / 0, as ``torch.mean`` of nothing does.
 
     Notes
@@ -110,5 +113,9 @@ def masked_mean(losses: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
     check_lengths("lengths", lengths, losses.shape[1])
     if lengths.device.type != "cpu":  # on the CPU (as pack_padded_sequence wants them) or with losses
         check_same_device("losses", losses, lengths=lengths)
+    if losses.device.type == "meta":
+        raise ValueError("losses must hold values, got a tensor on the meta device")
     mask = length_mask(lengths, losses.shape[0]).to(losses.device)  # (L, N)
+    if losses.dtype in (torch.float16, torch.bfloat16):  # accumulate wider, as torch.mean does
+        return (losses[mask].sum(dtype=torch.float32) / mask.sum()).to(losses.dtype)
     return losses[mask].sum() / mask.sum()

@@ -13,7 +13,8 @@ from collections.abc import Mapping
 
 import torch
 
-from ._recurrent import check_module, check_one_layer, layer_weights
+from ._autograd import grad_on, plain
+from ._recurrent import check_module, check_one_layer, layer_weights, rnn_nonlinearity
 from ._validate import (
     check_bool,
     check_int,
@@ -72,6 +73,11 @@ def chunked_autograd_gradients(
 
     Notes
     -----
+    The RNN runs with the nonlinearity of ``rnn.mode``, which torch's call reads (not
+    ``rnn.nonlinearity``); another ``mode`` is refused (ValueError). The answer does not
+    depend on the caller's grad mode: autograd runs inside ``torch.no_grad()`` or
+    ``torch.inference_mode()`` too, on copies of inference tensors; the gradients do not
+    require grad.
     Williams and Peng (1990) and Werbos (1990) describe truncation; the detach idiom is
     PyTorch's.
 
@@ -100,32 +106,35 @@ def chunked_autograd_gradients(
     weights = layer_weights("rnn", rnn, inputs, "inputs")
     check_same_dtype(inputs=inputs, targets=targets, h_0=h_0)
     check_same_device("inputs", inputs, targets=targets, h_0=h_0)
-    plain = _plain_rnn(rnn, weights)
-    start = h_0.detach().clone().requires_grad_()  # (1, N, H)
-    state = start
-    for begin in range(0, length, truncation):
-        chunk = slice(begin, begin + truncation)
-        output, state = plain(inputs[:, chunk], state)  # (N, k, H), (1, N, H)
-        hidden_state_loss(output, targets[:, chunk]).backward()
-        if detach:
-            state = state.detach()  # carry the value, cut the graph
-    grads = {name: _grad(p) for name, p in plain.named_parameters()}
-    grads = _tied(weights, grads)
-    grads["h_0"] = _grad(start)
-    return grads
+    nonlinearity = rnn_nonlinearity("rnn", rnn)  # what torch's call reads: mode
+    with grad_on():  # the same gradients under no_grad or inference_mode
+        inputs, targets = plain(inputs), plain(targets)
+        module = _plain_rnn(rnn, weights, nonlinearity)
+        start = h_0.detach().clone().requires_grad_()  # (1, N, H); a clone is never an inference tensor here
+        state = start
+        for begin in range(0, length, truncation):
+            chunk = slice(begin, begin + truncation)
+            output, state = module(inputs[:, chunk], state)  # (N, k, H), (1, N, H)
+            hidden_state_loss(output, targets[:, chunk]).backward()
+            if detach:
+                state = state.detach()  # carry the value, cut the graph
+        grads = _tied(weights, {name: _grad(p) for name, p in module.named_parameters()})
+        grads["h_0"] = _grad(start)
+        return grads
 
 
-def _plain_rnn(rnn: torch.nn.RNN, weights: dict[str, torch.Tensor]) -> torch.nn.RNN:
+def _plain_rnn(rnn: torch.nn.RNN, weights: dict[str, torch.Tensor], nonlinearity: str) -> torch.nn.RNN:
     """A plain one-layer ``nn.RNN`` of ``rnn``'s configuration holding ``weights`` as its own.
 
     Built on the meta device, which draws nothing from the random generators, then moved; its
     parameters are fresh leaves, so the gradients are those with respect to the weights as
     ``rnn`` computes with them (parametrized, pruned, frozen ones too), and ``rnn`` itself,
-    its hooks and its ``.grad`` are left alone.
+    its hooks and its ``.grad`` are left alone. ``nonlinearity`` is the one of ``rnn.mode``,
+    which torch's call reads (``rnn.nonlinearity`` may have been changed after ``__init__``).
     """
     weight = weights["weight_ih_l0"]
     plain = torch.nn.RNN(
-        rnn.input_size, rnn.hidden_size, nonlinearity=rnn.nonlinearity, bias=rnn.bias,
+        rnn.input_size, rnn.hidden_size, nonlinearity=nonlinearity, bias=rnn.bias,
         batch_first=True, device="meta", dtype=weight.dtype,
     ).to_empty(device=weight.device)  # fmt: skip
     with torch.no_grad():

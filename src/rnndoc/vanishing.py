@@ -17,7 +17,8 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from ._recurrent import as_weights, check_module, check_one_layer, layer_weights
+from ._autograd import grad_on, plain
+from ._recurrent import as_weights, check_module, check_one_layer, layer_weights, rnn_nonlinearity
 from ._validate import check_same_device, check_same_dtype, check_tensor
 from .layers import gru_cell, lstm_cell, rnn_cell
 
@@ -33,6 +34,17 @@ def _spectral_norm(matrix: torch.Tensor) -> torch.Tensor:
     if bool(torch.isfinite(matrix).all()):
         return torch.linalg.matrix_norm(matrix, ord=2)
     return matrix.new_tensor(float("nan") if bool(matrix.isnan().any()) else float("inf"))
+
+
+def _check_norm_input(name: str, tensor: torch.Tensor) -> None:
+    """Refuse what ``torch.linalg.matrix_norm`` cannot take: a low-precision dtype, or no values."""
+    if tensor.dtype in (torch.float16, torch.bfloat16):
+        raise TypeError(
+            f"{name} must be float32 or float64, got {tensor.dtype}: torch.linalg.matrix_norm "
+            "(the spectral norm) does not support low-precision dtypes; convert with .float() first"
+        )
+    if tensor.device.type == "meta":
+        raise ValueError(f"{name} must hold values, got a tensor on the meta device")
 
 
 def state_gradient_norms(weight_hh: torch.Tensor, hidden: torch.Tensor) -> torch.Tensor:
@@ -56,7 +68,8 @@ def state_gradient_norms(weight_hh: torch.Tensor, hidden: torch.Tensor) -> torch
     ------
     TypeError, ValueError
         If an argument is not a floating tensor of the shape above, or the dtypes or devices
-        differ.
+        differ; TypeError for float16 or bfloat16, which ``torch.linalg.matrix_norm`` does
+        not support, and ValueError on the meta device, which holds no values.
 
     A product with a NaN entry has norm NaN, one with an infinite entry (and no NaN) infinity:
     NaN and infinities propagate, where ``torch.linalg.matrix_norm`` would refuse them.
@@ -78,6 +91,7 @@ def state_gradient_norms(weight_hh: torch.Tensor, hidden: torch.Tensor) -> torch
     check_tensor("hidden", hidden, (None, size), "(T, H)")
     check_same_dtype(weight_hh=weight_hh, hidden=hidden)
     check_same_device("weight_hh", weight_hh, hidden=hidden)
+    _check_norm_input("weight_hh", weight_hh)
     product = torch.eye(size, dtype=weight_hh.dtype, device=weight_hh.device)  # dh_T/dh_T
     norms = [_spectral_norm(product)]
     for h_k in reversed(hidden):  # k = T, T-1, ..., 1
@@ -115,14 +129,21 @@ def autograd_state_gradient_norms(
     ------
     TypeError
         If ``module`` is not an ``nn.RNN``, ``nn.LSTM`` or ``nn.GRU``, has forward hooks or
-        overrides ``forward``, ``input`` or ``h_0`` is not a floating tensor, or the dtypes
-        of ``input``, ``h_0`` and the module differ.
+        overrides ``forward``, ``input`` or ``h_0`` is not a floating tensor, the dtypes
+        of ``input``, ``h_0`` and the module differ, or they are float16 or bfloat16 (which
+        ``torch.linalg.matrix_norm`` does not support).
     ValueError
         If it has more than one layer, two directions or a projection, ``input`` is not
-        (T, H_in), ``h_0`` not (H,), or they are not on the module's device.
+        (T, H_in), ``h_0`` not (H,), they are not on the module's device or on the meta
+        device (no values), or an ``nn.RNN``'s ``mode`` is neither ``'RNN_TANH'`` nor
+        ``'RNN_RELU'``.
 
     Notes
     -----
+    An ``nn.RNN`` runs with the nonlinearity of its ``mode``, which torch's call reads (not
+    ``nonlinearity``, read by torch only in ``__init__``). The answer does not depend on the
+    caller's grad mode: autograd runs inside ``torch.no_grad()`` or ``torch.inference_mode()``
+    too, on copies of inference tensors; the result does not require grad.
     The weights are read as the module computes with them (parametrized, pruned,
     ``weight_norm``, or ``spectral_norm`` in eval mode).
     The independent witness for :eq:`eq-jacobian-product` (chapter "Vanishing and exploding
@@ -145,14 +166,23 @@ def autograd_state_gradient_norms(
     h = input.new_zeros(size) if h_0 is None else check_tensor("h_0", h_0, (size,), "(H,)")
     check_same_dtype(input=input, h_0=h)
     check_same_device("input", input, h_0=h)
-    c = input.new_zeros(size)
+    _check_norm_input("input", input)
+    nonlinearity = rnn_nonlinearity("module", module) if isinstance(module, nn.RNN) else "tanh"
+    with grad_on():  # the same norms under no_grad or inference_mode
+        ours = [None if w is None else plain(w) for w in weights]  # computed in the caller's mode
+        return _autograd_norms(module, plain(input), plain(h), ours, nonlinearity)
+
+
+def _autograd_norms(module, input, h, weights, nonlinearity):
+    """The body of :func:`autograd_state_gradient_norms`, on checked arguments, with autograd on."""
+    c = input.new_zeros(module.hidden_size)
 
     def step(x_t, h, c):
         if isinstance(module, nn.LSTM):
             return lstm_cell(x_t, (h, c), *weights)
         if isinstance(module, nn.GRU):
             return gru_cell(x_t, h, *weights), c
-        return rnn_cell(x_t, h, *weights, nonlinearity=module.nonlinearity), c
+        return rnn_cell(x_t, h, *weights, nonlinearity=nonlinearity), c
 
     states = [(h, c)]
     with torch.no_grad():

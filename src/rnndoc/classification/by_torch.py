@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 import torch
 
+from .._autograd import grad_on, plain
 from .._validate import check_float
 from .data import TARGET, WEIGHTS, check_target, check_values, tensors
 
@@ -50,7 +51,9 @@ def loss_and_gradients(
 
     Notes
     -----
-    Entries that require grad are read as values (detached). T = 0 steps gives
+    Entries that require grad are read as values (detached); the answer does not depend on
+    the caller's grad mode (autograd runs inside ``torch.no_grad()`` or
+    ``torch.inference_mode()`` too, on copies of inference tensors). T = 0 steps gives
     :math:`h_T = h_0` and zero gradients for ``weight_ih_l0`` and ``weight_hh_l0``; NaN and
     infinities propagate as through torch.
     The book's :eq:`eq-many-to-one` (chapter "Many-to-one classification, derived"): an Elman
@@ -67,15 +70,18 @@ def loss_and_gradients(
     """
     v = check_values(values)
     target = check_target(target, v)
-    v = {name: value.detach() for name, value in v.items()}  # the graph starts here
-    leaves = {name: v[name].clone().requires_grad_() for name in WEIGHTS}
-    h_T = _hidden_states(v | leaves)[-1]  # (H,)
-    scores = leaves["linear.weight"] @ h_T + leaves["linear.bias"]  # v = W_hy h_T + b_y, (C,)
-    kappa = torch.tensor([target], device=scores.device)
-    loss = torch.nn.functional.cross_entropy(scores.unsqueeze(0), kappa)
-    # T = 0: W_ih and W_hh are unused, and their gradient is zero
-    gradients = torch.autograd.grad(loss, list(leaves.values()), allow_unused=True, materialize_grads=True)
-    return loss.detach(), dict(zip(leaves, gradients, strict=True))
+    with grad_on():  # the same loss and gradients under no_grad or inference_mode
+        v = {name: plain(value.detach()) for name, value in v.items()}  # the graph starts here
+        leaves = {name: v[name].clone().requires_grad_() for name in WEIGHTS}
+        h_T = _hidden_states(v | leaves)[-1]  # (H,)
+        scores = leaves["linear.weight"] @ h_T + leaves["linear.bias"]  # v = W_hy h_T + b_y, (C,)
+        kappa = torch.tensor([target], device=scores.device)
+        loss = torch.nn.functional.cross_entropy(scores.unsqueeze(0), kappa)
+        # T = 0: W_ih and W_hh are unused, and their gradient is zero
+        gradients = torch.autograd.grad(
+            loss, list(leaves.values()), allow_unused=True, materialize_grads=True
+        )
+        return loss.detach(), dict(zip(leaves, gradients, strict=True))
 
 
 def path_contributions(values: Mapping[str, torch.Tensor], target: int = TARGET) -> torch.Tensor:
@@ -184,6 +190,8 @@ def sgd_step(learning_rate: float = 0.5) -> dict:
     -----
     Plain gradient descent, as PyTorch's ``torch.optim.SGD`` documents it with no momentum,
     dampening or weight decay; chapter "Many-to-one classification, derived".
+    The answer does not depend on the caller's grad mode: autograd runs inside
+    ``torch.no_grad()`` or ``torch.inference_mode()`` too.
 
     Examples
     --------
@@ -193,6 +201,12 @@ def sgd_step(learning_rate: float = 0.5) -> dict:
     True
     """
     learning_rate = check_float("learning_rate", learning_rate, positive=True)
+    with grad_on():  # the same step under no_grad or inference_mode
+        return _sgd_step(learning_rate)
+
+
+def _sgd_step(learning_rate: float) -> dict:
+    """The body of :func:`sgd_step`, with autograd on."""
     values = tensors()
     loss, grads = loss_and_gradients(values)
     by_hand = {k: values[k] - learning_rate * grads[k] for k in grads}  # theta - lr * grad

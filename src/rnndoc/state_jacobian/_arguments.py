@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from .._recurrent import as_weights, check_module, check_one_layer, layer_weights
+from .._recurrent import as_weights, check_module, check_one_layer, layer_weights, rnn_nonlinearity
 from .._validate import check_same_device, check_same_dtype, check_tensor
 
 Recurrent = nn.RNN | nn.LSTM | nn.GRU
@@ -49,7 +49,7 @@ def check_module_input(module: Recurrent, input: torch.Tensor, *, autograd: bool
     """
     check_module("module", module, autograd=autograd)
     check_one_layer("module", module)
-    if isinstance(module, nn.RNN) and module.nonlinearity != "tanh":
-        raise ValueError(f"module must be a tanh RNN, got nonlinearity={module.nonlinearity!r}")
+    if isinstance(module, nn.RNN) and rnn_nonlinearity("module", module) != "tanh":  # torch reads mode
+        raise ValueError(f"module must be a tanh RNN, got mode={module.mode!r} (the ReLU RNN)")
     check_tensor("input", input, (None, module.input_size), "(T, H_in)")
     return as_weights(layer_weights("module", module, input))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from .._autograd import grad_on, plain
 from ..layers import gru_cell, lstm_cell, rnn_cell
 from ._arguments import Recurrent, check_module_input
 from .steps import gru_step_jacobian, lstm_step_jacobian, rnn_step_jacobian
@@ -53,7 +54,8 @@ def state_jacobians(module: Recurrent, input: torch.Tensor) -> torch.Tensor:
         floating tensor of the module's dtype.
     ValueError
         If the module has more than one layer, two directions, a projection or the ReLU
-        nonlinearity, or ``input`` is not (T, H_in) or not on the module's device.
+        mode (``mode='RNN_RELU'``, which torch's call reads, not ``nonlinearity``), or
+        ``input`` is not (T, H_in) or not on the module's device.
 
     Notes
     -----
@@ -118,6 +120,12 @@ def autograd_state_jacobians(module: Recurrent, input: torch.Tensor) -> torch.Te
         As :func:`state_jacobians`; TypeError also for a module with backward hooks, which
         change what autograd gives.
 
+    Notes
+    -----
+    The answer does not depend on the caller's grad mode: autograd runs on inside
+    ``torch.no_grad()`` or ``torch.inference_mode()`` too, on a copy of an inference-tensor
+    ``input``; the result is an ordinary tensor that does not require grad.
+
     Examples
     --------
     >>> import torch
@@ -130,17 +138,21 @@ def autograd_state_jacobians(module: Recurrent, input: torch.Tensor) -> torch.Te
     """
     check_module_input(module, input, autograd=True)
     size = module.hidden_size
-    s = input.new_zeros(_state_size(module), requires_grad=True)  # (S,): s_0
-    states = [s]
-    for x_t in input:
-        if isinstance(module, nn.LSTM):
-            _, (h, c) = module(x_t[None], (s[None, :size], s[None, size:]))  # (1, H) each
-            s = torch.cat([h[0], c[0]])  # (2H,)
-        else:
-            _, h = module(x_t[None], s[None])  # (1, H)
-            s = h[0]  # (H,)
-        states.append(s)
-    rows = [torch.autograd.grad(s[k], states, retain_graph=True) for k in range(s.shape[0])]
-    # rows[k][t], (S,), is row k of ds_T/ds_t; the distance d = T - t runs the other way.
-    jacobians = [torch.stack([row[t] for row in rows]) for t in reversed(range(len(states)))]  # (S, S) each
-    return torch.stack(jacobians)  # (T + 1, S, S)
+    with grad_on():  # the same Jacobians under no_grad or inference_mode
+        input = plain(input)
+        s = input.new_zeros(_state_size(module), requires_grad=True)  # (S,): s_0
+        states = [s]
+        for x_t in input:
+            if isinstance(module, nn.LSTM):
+                _, (h, c) = module(x_t[None], (s[None, :size], s[None, size:]))  # (1, H) each
+                s = torch.cat([h[0], c[0]])  # (2H,)
+            else:
+                _, h = module(x_t[None], s[None])  # (1, H)
+                s = h[0]  # (H,)
+            states.append(s)
+        rows = [torch.autograd.grad(s[k], states, retain_graph=True) for k in range(s.shape[0])]
+        # rows[k][t], (S,), is row k of ds_T/ds_t; the distance d = T - t runs the other way.
+        jacobians = [
+            torch.stack([row[t] for row in rows]) for t in reversed(range(len(states)))
+        ]  # (S, S) each
+        return torch.stack(jacobians)  # (T + 1, S, S)

@@ -80,6 +80,10 @@ def _raise_bias(
 
     A tensor shared by several layers (tied) is raised once; a bias the module recomputes on
     every call (parametrized, pruned, weight-normed) is refused, as raising it would do nothing.
+    Each layer's gate sets in on ``b_ih + b_hh``: where a ``bias_hh`` is one of the raised
+    tensors (tied to its ``bias_ih``), the sum holds it twice, so every raised tensor gets
+    ``delta / 2`` and each sum rises by ``delta``; a tie that would raise some sums by one
+    share and others by two is refused (ValueError).
     """
     check_instance(name, module, kind, f"an nn.{kind.__name__}")
     delta = check_float("delta", delta)
@@ -87,11 +91,21 @@ def _raise_bias(
         raise ValueError(f"{name} has no biases (bias=False): there is no {gate} bias to raise")
     size = module.hidden_size
     suffixes = ["", "_reverse"] if module.bidirectional else [""]
-    names = [f"bias_ih_l{k}{suffix}" for k in range(module.num_layers) for suffix in suffixes]
-    biases = {id(b): b for b in (own_parameter(name, module, own) for own in names)}  # tied: once
+    layers = [f"_l{k}{suffix}" for k in range(module.num_layers) for suffix in suffixes]
+    biases = {
+        id(b): b for b in (own_parameter(name, module, f"bias_ih{layer}") for layer in layers)
+    }  # tied: once
+    # how many of the raised tensors each layer's sum b_ih + b_hh holds: 1, or 2 with bias_hh tied in
+    shares = {1 + (id(module._parameters.get(f"bias_hh{layer}")) in biases) for layer in layers}
+    if len(shares) > 1:
+        raise ValueError(
+            f"{name}'s biases are tied so that raising bias_ih would raise some layers' "
+            f"{gate} sums b_ih + b_hh by delta and others by 2 * delta: untie them first"
+        )
+    (share,) = shares
     with torch.no_grad():
         for bias in biases.values():
-            bias[block * size : (block + 1) * size] += delta
+            bias[block * size : (block + 1) * size] += delta / share
     return module
 
 
@@ -122,7 +136,10 @@ def raise_forget_bias(lstm: nn.LSTM, delta: float) -> nn.LSTM:
     ValueError
         If the LSTM has no biases, a ``bias_ih`` is recomputed by the module on every call
         (parametrized, pruned, weight-normed: raising it in place would change nothing), or
-        ``delta`` is not finite. A bias shared by several layers (tied) is raised once.
+        ``delta`` is not finite. A bias shared by several layers (tied) is raised once; a
+        ``bias_hh`` tied to its ``bias_ih`` (one tensor, counted twice in the sum) is raised
+        by ``delta / 2``, so the sum still rises by ``delta``; ties that would raise some
+        layers' sums by ``delta`` and others by ``2 delta`` are refused (ValueError).
 
     Notes
     -----
@@ -165,8 +182,10 @@ def raise_update_bias(gru: nn.GRU, delta: float) -> nn.GRU:
     TypeError
         If ``gru`` is not an ``nn.GRU`` or ``delta`` is not a number.
     ValueError
-        If the GRU has no biases, a ``bias_ih`` is recomputed by the module on every call, or
-        ``delta`` is not finite (as :func:`raise_forget_bias`).
+        If the GRU has no biases, a ``bias_ih`` is recomputed by the module on every call,
+        ``delta`` is not finite, or the biases are tied unevenly (as :func:`raise_forget_bias`;
+        a ``bias_hh`` tied to its ``bias_ih`` is handled as there: :math:`b_{iz} + b_{hz}`
+        rises by ``delta``).
 
     Notes
     -----
