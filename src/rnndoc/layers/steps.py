@@ -24,6 +24,7 @@ Hochreiter and Schmidhuber (1997) with the forget gate of Gers et al. (2000); Sa
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -164,6 +165,11 @@ class Weights:
     bias_hh: Any = None
     weight_hr: Any = None
 
+    @functools.cached_property
+    def bias_hn(self) -> torch.Tensor | None:
+        """The GRU's :math:`b_{hn}`, sliced once for a whole sweep."""
+        return gru_bias_hn(self.bias_hh)
+
 
 @dataclass(frozen=True)
 class Kind:
@@ -208,7 +214,7 @@ def _lstm_backward(d_state, saved, w):
 
 
 def _gru_step(x_part, state, w):
-    h, saved = gru_step(x_part, state[0], w.weight_hh, gru_bias_hn(w.bias_hh))  # (N, H)
+    h, saved = gru_step(x_part, state[0], w.weight_hh, w.bias_hn)  # (N, H)
     return (h,), saved
 
 

@@ -125,8 +125,9 @@ def run_direction(x, state: tuple, w: Weights, kind: Kind, reverse: bool, mask, 
     outputs: list[Any] = [None] * length  # by time index, filled in reading order
     h_prev: list[Any] = [None] * length
     saved: list[Any] = [None] * length
+    x_steps = x_part.unbind(0)  # L x (N, G*H), one view each
     for t in reversed(range(length)) if reverse else range(length):
-        new, step_saved = kind.step(x_part[t], state, packed)  # ((N, H_out), [(N, H)])
+        new, step_saved = kind.step(x_steps[t], state, packed)  # ((N, H_out), [(N, H)])
         if tape is not None:  # h_(t-1) in the dtype the step computed in (autocast may change it)
             h_prev[t], saved[t] = state[0].to(new[0].dtype), step_saved
         if mask is None:
