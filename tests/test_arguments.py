@@ -588,22 +588,38 @@ TABLE: dict[str, dict[str, Spec]] = {
     },
     "rnndoc.charlm.CharLM": {"mode": Choice(lambda: "GRU"), "hidden_size": SIZE},
     "rnndoc.charlm.evaluate": {
-        "model": Instance(lambda: CharLM("GRU", 2), extra=(Bad("type", lambda: torch.nn.GRU(2, 2), TypeError),)),
-        "text": custom(lambda: "(cat)\n", ("type", 3, TypeError), ("range", "c", ValueError), ("range", "c!", ValueError)),
+        "model": Instance(
+            lambda: CharLM("GRU", 2), extra=(Bad("type", lambda: torch.nn.GRU(2, 2), TypeError),)
+        ),
+        "text": custom(
+            lambda: "(cat)\n", ("type", 3, TypeError), ("range", "c", ValueError), ("range", "c!", ValueError)
+        ),
     },
     "rnndoc.charlm.sample": {
         "model": Instance(lambda: CharLM("GRU", 2)),
-        "start": custom(lambda: "(", ("type", 3, TypeError), ("range", "", ValueError), ("range", "!", ValueError)),
+        "start": custom(
+            lambda: "(", ("type", 3, TypeError), ("range", "", ValueError), ("range", "!", ValueError)
+        ),
         "length": SIZE,
         "temperature": Float(lambda: 1.0, minimum=0.0),
         "generator": optional(Instance(lambda: torch.Generator().manual_seed(0))),
     },
     "rnndoc.charlm.closing_brackets": {
-        "text": custom(lambda: "(a [b])", ("type", 3, TypeError), ("range", "(a]", ValueError), ("range", "((a)", ValueError)),
+        "text": custom(
+            lambda: "(a [b])",
+            ("type", 3, TypeError),
+            ("range", "(a]", ValueError),
+            ("range", "((a)", ValueError),
+        ),
     },
     "rnndoc.charlm.closer_probabilities": {
         "model": Instance(lambda: CharLM("LSTM", 2)),
-        "text": custom(lambda: "(cat)", ("type", 3, TypeError), ("range", "(cat", ValueError), ("range", "(c!)", ValueError)),
+        "text": custom(
+            lambda: "(cat)",
+            ("type", 3, TypeError),
+            ("range", "(cat", ValueError),
+            ("range", "(c!)", ValueError),
+        ),
     },
 }
 

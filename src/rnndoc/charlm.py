@@ -142,10 +142,15 @@ def encode(text: str) -> torch.Tensor:
     >>> decode(encode("(owl)\\n")) == "(owl)\\n"
     True
     """
-    check_str("text", text)
+    return _encode("text", text)
+
+
+def _encode(name: str, text: object) -> torch.Tensor:
+    check_str(name, text)
+    assert isinstance(text, str)
     unknown = sorted(set(text) - set(ALPHABET))
     if unknown:
-        raise ValueError(f"text holds characters outside ALPHABET: {unknown!r}")
+        raise ValueError(f"{name} holds characters outside ALPHABET: {unknown!r}")
     return torch.tensor([_INDEX[char] for char in text], dtype=torch.int64)
 
 
@@ -292,7 +297,7 @@ def evaluate(model: CharLM, text: str) -> tuple[float, float]:
     >>> from rnndoc.charlm import ALPHABET, CharLM, evaluate
     >>> model = CharLM("RNN_TANH", 4)
     >>> _ = [torch.nn.init.zeros_(p) for p in model.parameters()]
-    >>> loss, perplexity = evaluate(model, "(cat)\\n")
+    >>> loss, perplexity = evaluate(model, "(cat)\n")
     >>> round(perplexity, 6) == len(ALPHABET)
     True
     """
@@ -354,7 +359,7 @@ def sample(
     (6, '(')
     """
     model = _check_model(model)
-    indices = encode(start)
+    indices = _encode("start", start)
     if len(indices) == 0:
         raise ValueError("start must hold at least one character")
     length = check_int("length", length, minimum=1)
