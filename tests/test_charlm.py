@@ -29,15 +29,18 @@ from rnndoc.charlm import (
 def test_the_text_is_seeded_and_has_its_structure(lines, seed):
     text = bracket_text(lines, seed=seed)
     assert text == bracket_text(lines, seed=seed)
-    assert text.count("\n") == lines and text.endswith("\n")
+    assert text.count("\n") == lines
+    assert text.endswith("\n")
     assert set(text) <= set(ALPHABET)
     assert all(2 <= len(line) <= MAX_LINE for line in text.splitlines())
     assert text.count('"') % 2 == 0
     rows = closing_brackets(text)  # raises if a bracket does not match
     assert len(rows) == sum(text.count(c) for c in PAIRS)
     if len(rows):
-        assert 1 <= rows[:, 1].min() and rows[:, 1].max() <= MAX_DEPTH
-        assert 4 <= rows[:, 2].min() and rows[:, 2].max() < MAX_LINE
+        assert rows[:, 1].min() >= 1
+        assert rows[:, 1].max() <= MAX_DEPTH
+        assert rows[:, 2].min() >= 4
+        assert rows[:, 2].max() < MAX_LINE
         for position, _, distance in rows.tolist():  # the opening bracket is where it says
             assert PAIRS[text[position - distance]] == text[position]
 
@@ -54,7 +57,8 @@ def test_closing_brackets_by_hand():
 @given(st.text(alphabet=ALPHABET, max_size=50))
 def test_encode_and_decode_are_inverse(text):
     indices = encode(text)
-    assert indices.dtype == torch.int64 and indices.shape == (len(text),)
+    assert indices.dtype == torch.int64
+    assert indices.shape == (len(text),)
     assert decode(indices) == text
 
 
@@ -81,7 +85,8 @@ def test_evaluate_is_the_mean_cross_entropy():
     logits, _ = model(indices[None, :-1])
     expected = functional.cross_entropy(logits[0], indices[1:]).item()
     loss, perplexity = evaluate(model, text)
-    assert loss == expected and perplexity == math.exp(expected)
+    assert loss == expected
+    assert perplexity == math.exp(expected)
 
 
 def test_a_model_that_knows_the_closer_scores_one():
@@ -89,7 +94,8 @@ def test_a_model_that_knows_the_closer_scores_one():
     with torch.no_grad():  # read-out bias: a huge logit for ")" whatever the input
         model.readout.bias[ALPHABET.index(")")] = 50.0
     shares = closer_probabilities(model, "(a) [b]")
-    assert shares[0] > 1 - 1e-12 and shares[1] < 1e-12
+    assert shares[0] > 1 - 1e-12
+    assert shares[1] < 1e-12
 
 
 @given(st.integers(0, 2**16), st.floats(0.1, 3.0))
@@ -99,7 +105,9 @@ def test_sampling_is_seeded_and_greedy_is_the_argmax(seed, temperature):
     model = CharLM("RNN_TANH", 5)
     a = sample(model, "(", 12, temperature=temperature, generator=torch.Generator().manual_seed(seed))
     b = sample(model, "(", 12, temperature=temperature, generator=torch.Generator().manual_seed(seed))
-    assert a == b and len(a) == 13 and a[0] == "("
+    assert a == b
+    assert len(a) == 13
+    assert a[0] == "("
     greedy = sample(model, "(", 4, temperature=0)
     with torch.no_grad():
         logits, _ = model(encode(greedy[:-1])[None])
