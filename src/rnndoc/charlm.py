@@ -109,7 +109,7 @@ def bracket_text(lines: int, *, seed: int = 0) -> str:
     """
     lines = check_int("lines", lines, minimum=1)
     rng = torch.Generator().manual_seed(check_int("seed", seed, minimum=0))
-    out = []
+    out: list[str] = []
     while len(out) < lines:
         line = _group(0, rng)
         if len(line) <= MAX_LINE:
