@@ -43,6 +43,7 @@ from arguments_layers import LAYERS_TABLE
 import rnndoc
 from rnndoc import classification, handset, witnesses
 from rnndoc.adding import AddingModel, AddingRun
+from rnndoc.charlm import CharLM
 from rnndoc.symbolic import derive_delta_rule, symbolic_parameters, unroll
 from rnndoc.symbolic.gated import handset_point, step_symbols
 
@@ -569,6 +570,56 @@ TABLE: dict[str, dict[str, Spec]] = {
         ),
         "probe_label": optional(Str(lambda: "norm")),
         "probe_threshold": optional(Float(lambda: 0.5, positive=True)),
+    },
+    # the character-level language model
+    "rnndoc.charlm.bracket_text": {"lines": SIZE, "seed": Int(lambda: 0, minimum=0)},
+    "rnndoc.charlm.encode": {
+        "text": custom(lambda: "(cat)\n", ("type", 3, TypeError), ("range", "cat!", ValueError)),
+    },
+    "rnndoc.charlm.decode": {
+        "indices": custom(
+            lambda: torch.tensor([0, 1]),
+            ("type", [0, 1], TypeError),
+            ("dtype", torch.tensor([0.0]), TypeError),
+            ("shape", torch.tensor([[0]]), ValueError),
+            ("range", torch.tensor([-1]), ValueError),
+            ("range", torch.tensor([99]), ValueError),
+        ),
+    },
+    "rnndoc.charlm.CharLM": {"mode": Choice(lambda: "GRU"), "hidden_size": SIZE},
+    "rnndoc.charlm.evaluate": {
+        "model": Instance(
+            lambda: CharLM("GRU", 2), extra=(Bad("type", lambda: torch.nn.GRU(2, 2), TypeError),)
+        ),
+        "text": custom(
+            lambda: "(cat)\n", ("type", 3, TypeError), ("range", "c", ValueError), ("range", "c!", ValueError)
+        ),
+    },
+    "rnndoc.charlm.sample": {
+        "model": Instance(lambda: CharLM("GRU", 2)),
+        "start": custom(
+            lambda: "(", ("type", 3, TypeError), ("range", "", ValueError), ("range", "!", ValueError)
+        ),
+        "length": SIZE,
+        "temperature": Float(lambda: 1.0, minimum=0.0),
+        "generator": optional(Instance(lambda: torch.Generator().manual_seed(0))),
+    },
+    "rnndoc.charlm.closing_brackets": {
+        "text": custom(
+            lambda: "(a [b])",
+            ("type", 3, TypeError),
+            ("range", "(a]", ValueError),
+            ("range", "((a)", ValueError),
+        ),
+    },
+    "rnndoc.charlm.closer_probabilities": {
+        "model": Instance(lambda: CharLM("LSTM", 2)),
+        "text": custom(
+            lambda: "(cat)",
+            ("type", 3, TypeError),
+            ("range", "(cat", ValueError),
+            ("range", "(c!)", ValueError),
+        ),
     },
 }
 

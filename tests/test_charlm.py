@@ -1,0 +1,114 @@
+"""The character-level language model: its text, its model, its scores (tiny configurations;
+the training runs are the chapter's)."""
+
+import math
+
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from torch.nn import functional
+
+from rnndoc.charlm import (
+    ALPHABET,
+    MAX_DEPTH,
+    MAX_LINE,
+    PAIRS,
+    CharLM,
+    bracket_text,
+    closer_probabilities,
+    closing_brackets,
+    decode,
+    encode,
+    evaluate,
+    sample,
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 40), st.integers(0, 2**16))
+def test_the_text_is_seeded_and_has_its_structure(lines, seed):
+    text = bracket_text(lines, seed=seed)
+    assert text == bracket_text(lines, seed=seed)
+    assert text.count("\n") == lines
+    assert text.endswith("\n")
+    assert set(text) <= set(ALPHABET)
+    assert all(2 <= len(line) <= MAX_LINE for line in text.splitlines())
+    assert text.count('"') % 2 == 0
+    rows = closing_brackets(text)  # raises if a bracket does not match
+    assert len(rows) == sum(text.count(c) for c in PAIRS)
+    if len(rows):
+        assert rows[:, 1].min() >= 1
+        assert rows[:, 1].max() <= MAX_DEPTH
+        assert rows[:, 2].min() >= 4
+        assert rows[:, 2].max() < MAX_LINE
+        for position, _, distance in rows.tolist():  # the opening bracket is where it says
+            assert PAIRS[text[position - distance]] == text[position]
+
+
+def test_two_seeds_give_two_texts():
+    assert bracket_text(20, seed=0) != bracket_text(20, seed=1)
+
+
+def test_closing_brackets_by_hand():
+    assert closing_brackets("{a (b [c])}\n").tolist() == [[8, 3, 2], [9, 2, 6], [10, 1, 10]]
+    assert closing_brackets("no brackets").shape == (0, 3)
+
+
+@given(st.text(alphabet=ALPHABET, max_size=50))
+def test_encode_and_decode_are_inverse(text):
+    indices = encode(text)
+    assert indices.dtype == torch.int64
+    assert indices.shape == (len(text),)
+    assert decode(indices) == text
+
+
+def _zero_model(mode="GRU"):
+    model = CharLM(mode, 3)
+    for parameter in model.parameters():
+        torch.nn.init.zeros_(parameter)
+    return model
+
+
+def test_a_zero_model_is_uniform():
+    loss, perplexity = evaluate(_zero_model(), "(cat) dog\n")
+    assert abs(loss - math.log(len(ALPHABET))) < 1e-6
+    assert abs(perplexity - len(ALPHABET)) < 1e-4
+    shares = closer_probabilities(_zero_model("LSTM"), "(a [b {c}])")
+    assert torch.allclose(shares, torch.full((3,), 1 / 3, dtype=torch.float64), rtol=0, atol=1e-12)
+
+
+def test_evaluate_is_the_mean_cross_entropy():
+    torch.manual_seed(0)
+    model = CharLM("LSTM", 4)
+    text = bracket_text(3, seed=2)
+    indices = encode(text)
+    logits, _ = model(indices[None, :-1])
+    expected = functional.cross_entropy(logits[0], indices[1:]).item()
+    loss, perplexity = evaluate(model, text)
+    assert loss == expected
+    assert perplexity == math.exp(expected)
+
+
+def test_a_model_that_knows_the_closer_scores_one():
+    model = _zero_model()
+    with torch.no_grad():  # read-out bias: a huge logit for ")" whatever the input
+        model.readout.bias[ALPHABET.index(")")] = 50.0
+    shares = closer_probabilities(model, "(a) [b]")
+    assert shares[0] > 1 - 1e-12
+    assert shares[1] < 1e-12
+
+
+@given(st.integers(0, 2**16), st.floats(0.1, 3.0))
+@settings(max_examples=10, deadline=None)
+def test_sampling_is_seeded_and_greedy_is_the_argmax(seed, temperature):
+    torch.manual_seed(0)
+    model = CharLM("RNN_TANH", 5)
+    a = sample(model, "(", 12, temperature=temperature, generator=torch.Generator().manual_seed(seed))
+    b = sample(model, "(", 12, temperature=temperature, generator=torch.Generator().manual_seed(seed))
+    assert a == b
+    assert len(a) == 13
+    assert a[0] == "("
+    greedy = sample(model, "(", 4, temperature=0)
+    with torch.no_grad():
+        logits, _ = model(encode(greedy[:-1])[None])
+    assert decode(logits[0].argmax(dim=-1))[-4:] == greedy[1:]
