@@ -29,12 +29,14 @@ HTML = DOCS / "_build" / "html"
 FOLDER = HTML / "_notebooks"
 sys.path.insert(0, str(DOCS / "_ext"))
 
-from notebook_export import check_markdown  # noqa: E402 (docs/_ext, on the path above)
+from notebook_export import check_markdown  # docs/_ext, on the path above
 
 CHAPTERS = sorted(path.stem for path in (DOCS / "chapters").glob("*.md"))
 RUN = os.environ.get("RNNDOC_NOTEBOOKS", "order cells").split()
 #: What MyST looks like even where a parser would not call it MyST (inside a paragraph).
-MYST_TEXT = re.compile(r"\{(glue|eq|doc|cite|func|class|mod|data|term|math|download|nb-download)[:}]|^(```|:::)\{", re.M)
+MYST_TEXT = re.compile(
+    r"\{(glue|eq|doc|cite|func|class|mod|data|term|math|download|nb-download)[:}]|^(```|:::)\{", re.MULTILINE
+)
 PASTED = re.compile(r'<span class="pasted-text">(.*?)</span>', re.DOTALL)
 
 
@@ -62,7 +64,8 @@ def test_plain_markdown_and_code(name):
                 problems.append(f"cell {index} keeps a glue output")
     assert not problems, "\n".join(problems)
     code = [cell for cell in notebook.cells if cell.cell_type == "code"]
-    assert "pip" in code[0].source and "rnndoc" in code[0].source, "the first code cell installs"
+    assert "pip" in code[0].source, "the first code cell installs"
+    assert "rnndoc" in code[0].source, "the first code cell installs rnndoc"
 
 
 @pytest.mark.parametrize("name", CHAPTERS)
@@ -71,7 +74,9 @@ def test_glued_values_written_in(name):
     page = (HTML / "chapters" / f"{name}.html").read_text("utf-8")
     markdown = "\n".join(c.source for c in _notebook(name).cells if c.cell_type == "markdown")
     plain = re.sub(r"\\(.)", r"\1", markdown)  # Markdown escapes off
-    missing = [v for v in (html.unescape(re.sub(r"<[^>]+>", "", m)) for m in PASTED.findall(page)) if v not in plain]
+    missing = [
+        v for v in (html.unescape(re.sub(r"<[^>]+>", "", m)) for m in PASTED.findall(page)) if v not in plain
+    ]
     assert not missing, f"glued values of chapters/{name}.html not in the notebook: {missing}"
 
 
@@ -96,4 +101,5 @@ def test_runs_where_only_the_package_is_installed(name, tmp_path):
     assert "installing" not in printed, f"the install cell installed something: {printed}"
     where = subprocess.run([python, "-c", "import rnndoc; print(rnndoc.__file__)"], cwd=work,
                            capture_output=True, text=True, check=True).stdout  # fmt: skip
-    assert str(Path(python).parents[1]) in where and str(ROOT / "src") not in where, where
+    assert str(Path(python).parents[1]) in where, where
+    assert str(ROOT / "src") not in where, where

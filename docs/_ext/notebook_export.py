@@ -119,11 +119,15 @@ class Book:
     objects: dict[str, tuple[str, str]] = field(default_factory=dict)  #: python name -> (docname, anchor)
     terms: dict[str, tuple[str, str]] = field(default_factory=dict)  #: term (lower case) -> (docname, anchor)
     citations: dict[str, tuple[str, str, str]] = field(default_factory=dict)  #: key -> (authors, year, url)
-    labels: dict[str, tuple[str, str, str]] = field(default_factory=dict)  #: label -> (docname, anchor, title)
-    numbers: dict[str, dict[str, str]] = field(default_factory=dict)  #: docname -> {id: "1.2"} (figures, exercises)
+    labels: dict[str, tuple[str, str, str]] = field(
+        default_factory=dict
+    )  #: label -> (docname, anchor, title)
+    numbers: dict[str, dict[str, str]] = field(
+        default_factory=dict
+    )  #: docname -> {id: "1.2"} (figures, exercises)
     downloads: dict[str, str] = field(default_factory=dict)  #: source path (docs-relative) -> url path
     install: str = ""  #: the first code cell's source
-    format_text: Callable[[str, str], str] = lambda text, spec: format(text, spec)
+    format_text: Callable[[str, str], str] = format
 
 
 # --- Markdown --------------------------------------------------------------------------------
@@ -158,7 +162,7 @@ class _Chapter:
 
     # roles -----------------------------------------------------------------------------------
     def role(self, name: str, content: str) -> str:
-        if name == "glue:text" or name == "glue":
+        if name in {"glue:text", "glue"}:
             key, _, spec = content.rpartition(":") if ":" in content else (content, "", "s")
             return _escape(self.book.format_text(self.glue_value(key, "text/plain"), spec))
         if name == "math":
@@ -203,7 +207,9 @@ class _Chapter:
         parts = []
         for key in (k.strip() for k in content.split(",")):
             authors, year, url = self._get(self.book.citations, key, "citation")
-            parts.append(f"[{authors} ({year})]({url})" if name == "cite:t" else f"[{authors}, {year}]({url})")
+            parts.append(
+                f"[{authors} ({year})]({url})" if name == "cite:t" else f"[{authors}, {year}]({url})"
+            )
         return "; ".join(parts) if name == "cite:t" else "(" + "; ".join(parts) + ")"
 
     def _get(self, table: dict, key: str, what: str):
@@ -211,7 +217,9 @@ class _Chapter:
             return table[key]
         except KeyError:
             known = sorted(table)[:5]
-            raise ExportError(f"{self.docname}: no {what} {key!r} in the built book (some: {known})") from None
+            raise ExportError(
+                f"{self.docname}: no {what} {key!r} in the built book (some: {known})"
+            ) from None
 
     def glue_value(self, key: str, mime: str) -> str:
         data = self._get(self.glue, key, "glued value")
@@ -277,7 +285,14 @@ class _Chapter:
                 out.extend(self.directive(token).split("\n"))
             elif token.type in {"myst_line_comment", "myst_target", "myst_block_break"}:
                 flush()
-            elif token.type in {"fence", "code_block", "math_block", "math_block_label", "amsmath", "html_block"}:
+            elif token.type in {
+                "fence",
+                "code_block",
+                "math_block",
+                "math_block_label",
+                "amsmath",
+                "html_block",
+            }:
                 flush()
                 out.extend(lines[start:end])
             else:
@@ -302,7 +317,9 @@ class _Chapter:
             return "\n".join(f"> {line}".rstrip() for line in content.split("\n"))
         if name == "exercise":
             number = self.book.numbers.get(self.docname, {}).get(options.get("label", ""), "")
-            heading = f"**Exercise {number}**".replace(" **", "**") + (f" ({self.inline(arg)})" if arg else "")
+            heading = f"**Exercise {number}**".replace(" **", "**") + (
+                f" ({self.inline(arg)})" if arg else ""
+            )
             content = f"{heading}\n\n{self.markdown(body)}"
             return "\n".join(f"> {line}".rstrip() for line in content.split("\n"))
         if name == "solution-start":
@@ -433,7 +450,7 @@ def _without_magics(source: str) -> str:
 def install_cell(modules: list[str], requirements: dict[str, str], note: str) -> str:
     """The first code cell: pip-install the requirement of each module the kernel lacks."""
     pairs = ",\n".join(f"    ({m!r}, {requirements[m]!r})" for m in modules if m in requirements)
-    return f'''# What this notebook imports, installed only where it is missing: where everything is
+    return f"""# What this notebook imports, installed only where it is missing: where everything is
 # installed already (as in the book's own environment) this does nothing and needs no network.
 # {note}
 import importlib.util
@@ -447,7 +464,7 @@ _missing = [req for module, req in _requirements if importlib.util.find_spec(mod
 if _missing:
     print("installing:", *_missing)
     subprocess.check_call([sys.executable, "-m", "pip", "install", "--quiet", *_missing])
-    importlib.invalidate_caches()'''
+    importlib.invalidate_caches()"""
 
 
 # --- a notebook ------------------------------------------------------------------------------------
@@ -478,8 +495,8 @@ def export_notebook(notebook: dict, docname: str, book: Book) -> dict:
     chapter = _Chapter(book, docname, _glue_data(notebook))
     cells: list[dict] = []
     installed = False
-    for cell in notebook["cells"]:
-        cell = copy.deepcopy(cell)
+    for original in notebook["cells"]:
+        cell = copy.deepcopy(original)
         source = _source(cell)
         if cell["cell_type"] == "markdown":
             text = chapter.markdown_cell(source)
@@ -518,7 +535,9 @@ def export_notebook(notebook: dict, docname: str, book: Book) -> dict:
                 caption = chapter.markdown(str(figure["caption"]).strip())
                 parts.append(f"**Figure {number}.** {caption}".replace(" .**", ".**"))
             if alt:
-                parts.append(f"<details>\n<summary>Figure description</summary>\n\n{_escape(alt)}\n\n</details>")
+                parts.append(
+                    f"<details>\n<summary>Figure description</summary>\n\n{_escape(alt)}\n\n</details>"
+                )
             cells.append(_markdown_cell("\n\n".join(parts), len(cells)))
     for index, cell in enumerate(cells):  # stable ids: the same chapter gives the same bytes
         cell["id"] = f"cell-{index}"
@@ -539,7 +558,9 @@ def _commit(root: Path) -> str | None:
         if os.environ.get(name):
             return os.environ[name]
     try:
-        result = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True)
+        result = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True
+        )
     except (OSError, subprocess.CalledProcessError):
         return None
     return result.stdout.strip()
@@ -550,8 +571,16 @@ def _requirements(app, root: Path) -> dict[str, str]:
     import tomllib  # noqa: PLC0415
 
     pyproject = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))
-    requirements = {re.split(r"[<>=!~ ;\[]", req)[0].lower(): req for req in pyproject["project"]["dependencies"]}
-    modules = {"torch": "torch", "sympy": "sympy", "matplotlib": "matplotlib", "numpy": "numpy", "IPython": "ipython"}
+    requirements = {
+        re.split(r"[<>=!~ ;\[]", req)[0].lower(): req for req in pyproject["project"]["dependencies"]
+    }
+    modules = {
+        "torch": "torch",
+        "sympy": "sympy",
+        "matplotlib": "matplotlib",
+        "numpy": "numpy",
+        "IPython": "ipython",
+    }
     table = {module: requirements.get(dist, dist) for module, dist in modules.items()}
     repository, commit = app.config.notebook_export_repository, _commit(root)
     if repository:
