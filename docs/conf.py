@@ -45,6 +45,7 @@ extensions = [
     "latex_edition",  # docs/_ext: the PDF's chapters as in the HTML; wide equations scaled to fit
     "sphinx_exercise",  # exercises; solutions are gated so their code cells execute
     "sphinx_togglebutton",  # folds the solutions (":class: dropdown") in the HTML
+    "notebook_export",  # docs/_ext: each chapter as a plain Jupyter notebook (_notebooks/) that runs anywhere
 ]
 bibtex_bibfiles = ["references.bib"]
 import bibstyle  # noqa: F401 (docs/_ext, on the path above: registers the "rnndoc" pybtex style)
@@ -433,6 +434,12 @@ html_theme_options = {
         "See LICENSE and LICENSE-text in the repository.</p>"
     ),
 }
+# The plain notebooks (docs/_ext/notebook_export.py): their links point into the published
+# book at RNNDOC_BOOK_URL (e.g. https://owner.github.io/rnndoc/; unset, relative to the
+# notebook's place in the built site), and their install cell takes rnndoc from the
+# repository at the commit the book was built from. Neither value changes a page: no re-read.
+notebook_export_book_url = os.environ.get("RNNDOC_BOOK_URL", "")
+notebook_export_repository = repository_url
 html_last_updated_fmt = None
 html_context = {"default_mode": "auto"}  # without it the theme logs a console error on first visit
 

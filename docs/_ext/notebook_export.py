@@ -1,0 +1,703 @@
+"""Plain Jupyter notebooks of the chapters: they run anywhere and read as the book does.
+
+myst-nb's own notebook of a chapter (``docs/_build/jupyter_execute/chapters/<name>.ipynb``,
+outputs merged in from the execution cache by ``conf.py``) keeps the chapter's MyST: glue
+placeholders, ``{math}`` blocks, ``{eq}``/``{cite:p}``/``{func}``/``{doc}`` roles, exercise
+directives, and a first cell that imports ``myst_nb``. This extension writes, after the HTML
+build, one plain notebook per chapter to ``_notebooks/<name>.ipynb`` in the HTML output, and
+adds it to every chapter's download menu:
+
+- **Markdown cells**: glued values written in as the book shows them (the executed values,
+  formatted with each role's format spec by myst-nb's own ``format_plain_text``); display
+  math as ``$$ ... $$`` with the book's equation number as ``\\tag``; ``{eq}``, ``{doc}``,
+  ``{func}``-style, ``{term}`` and download roles as links into the book (``RNNDOC_BOOK_URL``,
+  for example ``https://owner.github.io/rnndoc/``; unset, links are relative to the notebook's
+  place in the built site); citations as "(Author, year)" linked to the references page;
+  notes as block quotes; exercises as bold-titled block quotes, numbered as in the book;
+  solutions folded in ``<details>`` (their code cells collapsed, ``jupyter.source_hidden``).
+- **Code cells**: the ``glue(...)`` calls and ``from myst_nb import glue`` removed (a block
+  left empty gets ``pass``; a cell left empty is dropped) with the glue outputs they made;
+  outputs kept; cells the book hides (``remove-input``, ``hide-input``) collapsed; a
+  figure's caption and alt text (cell metadata, which Jupyter does not show) written into a
+  Markdown cell after it, the alt text in a ``<details>`` "Figure description".
+- **A first code cell** that installs only what the notebook imports and the kernel lacks:
+  ``rnndoc`` from ``git+<RNNDOC_REPOSITORY_URL>@<commit the book was built from>`` (the
+  package is not on PyPI; ``RNNDOC_COMMIT`` or ``GITHUB_SHA`` override ``git rev-parse``), and
+  torch, sympy, matplotlib, ... by the requirements in ``pyproject.toml``. Where all are
+  installed it imports nothing from the network and runs offline.
+
+Converter: none of the maintained ones fits as a whole. sphinx-tojupyter (QuantEcon) is a
+Sphinx *builder* of its own (a second full build of every page, with its own executor, and
+no support for myst-nb's glue or sphinx-exercise's gated solutions); jupytext converts MyST
+text to notebooks but leaves the MyST inside the Markdown cells as it is. So the notebook is
+read and written as JSON (nbformat's schema, validated with nbformat where it is installed),
+the Markdown is parsed with markdown-it-py and mdit-py-plugins' MyST plugins (the parser
+myst-parser itself uses, so blocks and roles are found where the book finds them), and a
+small pass here rewrites what the parse found. References are resolved from the Sphinx
+environment after the build (equation, figure and exercise numbers, page titles, API anchors,
+citation entries), so the text is the book's. ``check_markdown`` parses a rewritten cell again
+and names any MyST left; ``nox -s notebooks`` runs it on every notebook and executes two of
+them in a fresh venv.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import json
+import os
+import posixpath
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+from mdit_py_plugins.amsmath import amsmath_plugin
+from mdit_py_plugins.colon_fence import colon_fence_plugin
+from mdit_py_plugins.deflist import deflist_plugin
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.myst_blocks import myst_block_plugin
+from mdit_py_plugins.myst_role import myst_role_plugin
+
+#: Where the plain notebooks go in the HTML output.
+FOLDER = "_notebooks"
+#: The glue outputs' key in their metadata (myst-nb's glue writes scrapbook's).
+_GLUE_META = "scrapbook"
+
+_ROLE = re.compile(r"\{([a-zA-Z0-9_\-+:]{1,36})\}(`+)(?!`)(.+?)(?<!`)\2(?!`)", re.DOTALL)
+_EXPLICIT = re.compile(r"(?P<text>.*?)\s*<(?P<target>[^<>]+)>", re.DOTALL)
+_OPTION = re.compile(r"^:(?P<key>[\w-]+):\s*(?P<value>.*)$")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|$#])")
+_PY_ROLES = {"func", "meth", "class", "mod", "data", "attr", "obj", "exc", "const"}
+_ADMONITIONS = {"note": "Note", "tip": "Tip", "warning": "Warning", "important": "Important",
+                "seealso": "See also", "caution": "Caution", "hint": "Hint", "attention": "Attention"}  # fmt: skip
+
+
+def markdown_parser() -> MarkdownIt:
+    """A parser of the book's Markdown, with the MyST extensions docs/conf.py enables."""
+    return (
+        MarkdownIt("commonmark")
+        .enable("table")
+        .use(myst_block_plugin)
+        .use(myst_role_plugin)
+        .use(dollarmath_plugin)
+        .use(colon_fence_plugin)
+        .use(amsmath_plugin)
+        .use(deflist_plugin)
+    )
+
+
+def check_markdown(text: str) -> list[str]:
+    """What in this Markdown is still MyST (roles, directives, targets, comments), as strings."""
+    found = []
+    for token in markdown_parser().parse(text):
+        if token.type.startswith("myst_"):
+            found.append(f"{token.type}: {token.content.strip()[:60]!r}")
+        if token.type in {"fence", "colon_fence"} and token.info.strip().startswith("{"):
+            found.append(f"directive {token.info.strip()!r}")
+        for child in token.children or []:
+            if child.type == "myst_role":
+                found.append(f"role {{{child.meta.get('name')}}}`{child.content}`")
+    return found
+
+
+class ExportError(ValueError):
+    """Something in a chapter the exporter cannot write as plain Markdown (it names it)."""
+
+
+@dataclass
+class Book:
+    """What the exporter needs to know of the built book, as plain data (read from Sphinx's
+    environment in ``_book_from_env``, or written by hand in a test)."""
+
+    url: str  #: the book's root, ending in "/" (or "../": relative to _notebooks/)
+    titles: dict[str, str] = field(default_factory=dict)  #: docname -> title
+    equations: dict[str, tuple[str, str]] = field(default_factory=dict)  #: label -> (docname, "1.2")
+    objects: dict[str, tuple[str, str]] = field(default_factory=dict)  #: python name -> (docname, anchor)
+    terms: dict[str, tuple[str, str]] = field(default_factory=dict)  #: term (lower case) -> (docname, anchor)
+    citations: dict[str, tuple[str, str, str]] = field(default_factory=dict)  #: key -> (authors, year, url)
+    labels: dict[str, tuple[str, str, str]] = field(
+        default_factory=dict
+    )  #: label -> (docname, anchor, title)
+    numbers: dict[str, dict[str, str]] = field(
+        default_factory=dict
+    )  #: docname -> {id: "1.2"} (figures, exercises)
+    downloads: dict[str, str] = field(default_factory=dict)  #: source path (docs-relative) -> url path
+    install: str = ""  #: the first code cell's source
+    format_text: Callable[[str, str], str] = format
+
+
+# --- Markdown --------------------------------------------------------------------------------
+
+
+def _split_explicit(content: str) -> tuple[str | None, str]:
+    match = _EXPLICIT.fullmatch(content.strip())
+    if match:
+        return match["text"].strip() or None, match["target"].strip()
+    return None, content.strip()
+
+
+def _escape(text: str) -> str:
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+class _Chapter:
+    """The rewriting of one chapter's cells (the glue values and the solution state)."""
+
+    def __init__(self, book: Book, docname: str, glue: dict[str, dict]) -> None:
+        self.book, self.docname, self.glue = book, docname, glue
+        self.in_solution = False  # inside a solution's cells (solution-start .. solution-end)
+
+    # links ---------------------------------------------------------------------------------
+    def page(self, docname: str, anchor: str = "") -> str:
+        return f"{self.book.url}{docname}.html" + (f"#{anchor}" if anchor else "")
+
+    def doc(self, target: str) -> str:
+        if target.startswith("/"):
+            return posixpath.normpath(target.lstrip("/"))
+        return posixpath.normpath(posixpath.join(posixpath.dirname(self.docname), target))
+
+    # roles -----------------------------------------------------------------------------------
+    def role(self, name: str, content: str) -> str:
+        if name in {"glue:text", "glue"}:
+            key, _, spec = content.rpartition(":") if ":" in content else (content, "", "s")
+            return _escape(self.book.format_text(self.glue_value(key, "text/plain"), spec))
+        if name == "math":
+            return f"${content}$"
+        text, target = _split_explicit(content)
+        if name == "eq":
+            docname, number = self._get(self.book.equations, target, "equation")
+            return f"[{text or '(' + number + ')'}]({self.page(docname, 'equation-' + target)})"
+        if name == "doc":
+            docname = self.doc(target)
+            title = text or self._get(self.book.titles, docname, "page")
+            return f"[{_escape(title)}]({self.page(docname)})"
+        if name in _PY_ROLES:
+            short = target.startswith("~")
+            target = target.lstrip("~.")
+            shown = text or (target.rsplit(".", 1)[-1] if short else target)
+            if name in {"func", "meth"} and not text:
+                shown += "()"
+            docname, anchor = self._get(self.book.objects, target, "Python object")
+            return f"[`{shown}`]({self.page(docname, anchor)})"
+        if name == "term":
+            docname, anchor = self._get(self.book.terms, target.lower(), "glossary term")
+            return f"[{_escape(text or target)}]({self.page(docname, anchor)})"
+        if name in {"ref", "numref"}:
+            docname, anchor, title = self._get(self.book.labels, target, "label")
+            if name == "numref":
+                number = self.book.numbers.get(docname, {}).get(anchor, "")
+                title = (text or "Figure {number}").replace("{number}", number)
+            return f"[{_escape(text if name == 'ref' and text else title)}]({self.page(docname, anchor)})"
+        if name in {"cite:p", "cite:t", "cite"}:
+            return self.cite(name, content)
+        if name in {"download", "nb-download"}:
+            path = self.doc(target)
+            if name == "nb-download":
+                url = f"{self.book.url}{FOLDER}/{posixpath.basename(path)}"
+            else:
+                url = self.book.url + self._get(self.book.downloads, path, "download")
+            return f"[{_escape(text or target)}]({url})"
+        raise ExportError(f"{self.docname}: no plain Markdown for the role {{{name}}}`{content}`")
+
+    def cite(self, name: str, content: str) -> str:
+        parts = []
+        for key in (k.strip() for k in content.split(",")):
+            authors, year, url = self._get(self.book.citations, key, "citation")
+            parts.append(
+                f"[{authors} ({year})]({url})" if name == "cite:t" else f"[{authors}, {year}]({url})"
+            )
+        return "; ".join(parts) if name == "cite:t" else "(" + "; ".join(parts) + ")"
+
+    def _get(self, table: dict, key: str, what: str):
+        try:
+            return table[key]
+        except KeyError:
+            known = sorted(table)[:5]
+            raise ExportError(
+                f"{self.docname}: no {what} {key!r} in the built book (some: {known})"
+            ) from None
+
+    def glue_value(self, key: str, mime: str) -> str:
+        data = self._get(self.glue, key, "glued value")
+        if mime not in data:
+            raise ExportError(f"{self.docname}: the glued {key!r} has no {mime}")
+        value = data[mime]
+        return "".join(value) if isinstance(value, list) else value
+
+    # inline text -----------------------------------------------------------------------------
+    def inline(self, text: str) -> str:
+        """Rewrite the roles in Markdown text, leaving code spans and math as they are (the
+        order of markdown-it's inline rules: a role's `{` before a code span's backtick)."""
+        out, i, n = [], 0, len(text)
+        while i < n:
+            char = text[i]
+            if char == "\\":
+                out.append(text[i : i + 2])
+                i += 2
+            elif char == "{" and (match := _ROLE.match(text, i)):
+                out.append(self.role(match[1], match[3]))
+                i = match.end()
+            elif char == "`":
+                run = len(text[i:]) - len(text[i:].lstrip("`"))
+                close = re.compile(rf"(?<!`){'`' * run}(?!`)").search(text, i + run)
+                end = close.end() if close else i + run
+                out.append(text[i:end])
+                i = end
+            elif char == "$":
+                delim = "$$" if text.startswith("$$", i) else "$"
+                close = text.find(delim, i + len(delim))
+                while close > 0 and text[close - 1] == "\\":
+                    close = text.find(delim, close + 1)
+                end = close + len(delim) if close > 0 else i + len(delim)
+                out.append(text[i:end])
+                i = end
+            else:
+                out.append(char)
+                i += 1
+        return "".join(out)
+
+    # blocks ------------------------------------------------------------------------------------
+    def markdown(self, text: str) -> str:
+        """Rewrite one Markdown cell's (or one directive body's) MyST as plain Markdown."""
+        lines = text.splitlines()
+        tokens = [t for t in markdown_parser().parse(text) if t.level == 0 and t.map]
+        out: list[str] = []
+        prose: list[str] = []
+        position = 0
+
+        def flush() -> None:
+            if prose:
+                out.extend(self.inline("\n".join(prose)).split("\n"))
+                prose.clear()
+
+        for token in tokens:
+            start, end = token.map
+            if start < position:
+                continue
+            prose.extend(lines[position:start])
+            position = end
+            if token.type in {"fence", "colon_fence"} and token.info.strip().startswith("{"):
+                flush()
+                out.extend(self.directive(token).split("\n"))
+            elif token.type in {"myst_line_comment", "myst_target", "myst_block_break"}:
+                flush()
+            elif token.type in {
+                "fence",
+                "code_block",
+                "math_block",
+                "math_block_label",
+                "amsmath",
+                "html_block",
+            }:
+                flush()
+                out.extend(lines[start:end])
+            else:
+                prose.extend(lines[start:end])
+        prose.extend(lines[position:])
+        flush()
+        return "\n".join(out).strip("\n")
+
+    def directive(self, token) -> str:
+        match = re.fullmatch(r"\{(?P<name>[^}]+)\}\s*(?P<arg>.*)", token.info.strip())
+        name, arg = match["name"], match["arg"].strip()
+        options, body = _options(token.content)
+        if name == "math":
+            return self.display_math(body, options.get("label"))
+        if name == "glue:math":
+            latex = self.glue_value(arg, "text/latex").strip()
+            latex = re.sub(r"^\$\$?|\$\$?$", "", latex).strip()
+            return self.display_math(latex, options.get("label"))
+        if name in _ADMONITIONS or name == "admonition":
+            title = arg if name == "admonition" else _ADMONITIONS[name]
+            content = f"**{self.inline(title)}**\n\n{self.markdown(body)}"
+            return "\n".join(f"> {line}".rstrip() for line in content.split("\n"))
+        if name == "exercise":
+            number = self.book.numbers.get(self.docname, {}).get(options.get("label", ""), "")
+            heading = f"**Exercise {number}**".replace(" **", "**") + (
+                f" ({self.inline(arg)})" if arg else ""
+            )
+            content = f"{heading}\n\n{self.markdown(body)}"
+            return "\n".join(f"> {line}".rstrip() for line in content.split("\n"))
+        if name == "solution-start":
+            number = self.book.numbers.get(self.docname, {}).get(arg, "")
+            self.in_solution = True
+            return f"<details>\n<summary><b>Solution to Exercise {number}</b></summary>\n"
+        if name == "solution-end":
+            self.in_solution = False
+            return "</details>"
+        raise ExportError(f"{self.docname}: no plain Markdown for the directive {{{name}}}")
+
+    def display_math(self, latex: str, label: str | None) -> str:
+        tag = ""
+        if label:
+            _, number = self._get(self.book.equations, label, "equation")
+            tag = f" \\tag{{{number}}}"
+        return f"$$\n{latex.strip()}{tag}\n$$"
+
+    def markdown_cell(self, source: str) -> str:
+        was_open = self.in_solution
+        text = self.markdown(source)
+        if was_open and not text.lstrip().startswith("<details>"):
+            # the solution goes on after its code cells: fold this part too (a cell's HTML is
+            # rendered on its own, so each part is a <details> of its own)
+            close = text.find("</details>")
+            head, tail = (text[:close], text[close:]) if close >= 0 else (text, "")
+            if head.strip():
+                text = f"<details>\n<summary><b>Solution, continued</b></summary>\n\n{head.strip()}\n\n{tail}"
+            else:
+                text = tail.replace("</details>", "", 1).strip()
+        if self.in_solution and text.count("<details>") > text.count("</details>"):
+            text += "\n\n</details>"
+        return text.strip()
+
+
+def _options(content: str) -> tuple[dict[str, str], str]:
+    """A directive's ``:key: value`` options (or a ``---`` YAML block) and its body."""
+    lines = content.splitlines()
+    options: dict[str, str] = {}
+    if lines and lines[0].strip() == "---":
+        end = lines.index("---", 1)
+        for line in lines[1:end]:
+            key, _, value = line.partition(":")
+            options[key.strip()] = value.strip()
+        return options, "\n".join(lines[end + 1 :])
+    i = 0
+    while i < len(lines) and (match := _OPTION.match(lines[i])):
+        options[match["key"]] = match["value"].strip()
+        i += 1
+    return options, "\n".join(lines[i:])
+
+
+# --- code ------------------------------------------------------------------------------------------
+
+
+def strip_glue(source: str) -> str:
+    """The cell's code without ``from myst_nb import glue`` and its ``glue(...)`` statements.
+
+    A block that holds nothing else gets ``pass``. Fails if ``glue`` is used any other way
+    (the code would then need myst_nb).
+    """
+    tree = ast.parse(_without_magics(source))  # line numbers kept: the magics are edited out, not cut
+    drop: list[ast.stmt] = []
+    passes: set[int] = set()  # id of the one removed statement that becomes `pass`
+
+    def is_glue(stmt: ast.stmt) -> bool:
+        if isinstance(stmt, ast.ImportFrom) and stmt.module and stmt.module.startswith("myst_nb"):
+            if any(alias.name != "glue" for alias in stmt.names):
+                raise ExportError(f"imports more than glue from myst_nb: {ast.unparse(stmt)}")
+            return True
+        if isinstance(stmt, (ast.For, ast.If, ast.With)):  # a loop or branch that only glues
+            blocks = [stmt.body, getattr(stmt, "orelse", [])]
+            return all(is_glue(inner) for block in blocks for inner in block)
+        return (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+                and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == "glue")  # fmt: skip
+
+    def visit(node: ast.AST) -> None:  # a removed statement's own body is not visited
+        for name in ("body", "orelse", "finalbody", "handlers"):
+            block = getattr(node, name, None)
+            if not isinstance(block, list):
+                continue
+            removed = [stmt for stmt in block if isinstance(stmt, ast.stmt) and is_glue(stmt)]
+            drop.extend(removed)
+            if removed and len(removed) == len(block) and not isinstance(node, ast.Module):
+                passes.add(id(removed[0]))
+            for child in block:
+                if child not in removed:
+                    visit(child)
+
+    visit(tree)
+    lines = source.splitlines()
+    for stmt in sorted(drop, key=lambda s: s.lineno, reverse=True):
+        start, end = stmt.lineno - 1, stmt.end_lineno or stmt.lineno
+        indent = " " * stmt.col_offset
+        lines[start:end] = [f"{indent}pass"] if id(stmt) in passes else []
+    result = "\n".join(lines)
+    if "glue" in {n.id for n in ast.walk(ast.parse(_without_magics(result))) if isinstance(n, ast.Name)}:
+        raise ExportError(f"glue is used other than as a statement:\n{source}")
+    return result.strip("\n")
+
+
+def _is_empty(source: str) -> bool:
+    return all(not line.strip() or line.strip().startswith("#") for line in source.splitlines())
+
+
+def imported_modules(sources: list[str]) -> list[str]:
+    """The top-level modules the code imports, outside the standard library, in order."""
+    found: dict[str, None] = {}
+    for source in sources:
+        for node in ast.walk(ast.parse(_without_magics(source))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                if top not in sys.stdlib_module_names:
+                    found[top] = None
+    return list(found)
+
+
+def _without_magics(source: str) -> str:
+    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
+
+
+def install_cell(modules: list[str], requirements: dict[str, str], note: str) -> str:
+    """The first code cell: pip-install the requirement of each module the kernel lacks."""
+    pairs = ",\n".join(f"    ({m!r}, {requirements[m]!r})" for m in modules if m in requirements)
+    return f"""# What this notebook imports, installed only where it is missing: where everything is
+# installed already (as in the book's own environment) this does nothing and needs no network.
+# {note}
+import importlib.util
+import subprocess
+import sys
+
+_requirements = [
+{pairs},
+]
+_missing = [req for module, req in _requirements if importlib.util.find_spec(module) is None]
+if _missing:
+    print("installing:", *_missing)
+    subprocess.check_call([sys.executable, "-m", "pip", "install", "--quiet", *_missing])
+    importlib.invalidate_caches()"""
+
+
+# --- a notebook ------------------------------------------------------------------------------------
+
+
+def _glue_data(notebook: dict) -> dict[str, dict]:
+    """Each glued name's MIME bundle, from the executed notebook's outputs."""
+    glue = {}
+    for cell in notebook["cells"]:
+        for output in cell.get("outputs", []):
+            meta = output.get("metadata", {}).get(_GLUE_META)
+            if meta and "name" in meta:
+                prefix = meta.get("mime_prefix", "")
+                glue[meta["name"]] = {k.removeprefix(prefix): v for k, v in output.get("data", {}).items()}
+    return glue
+
+
+def _source(cell: dict) -> str:
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+def _markdown_cell(text: str, index: int) -> dict:
+    return {"cell_type": "markdown", "id": f"md-{index}", "metadata": {}, "source": text}
+
+
+def export_notebook(notebook: dict, docname: str, book: Book) -> dict:
+    """The plain notebook of one chapter, from myst-nb's executed notebook (not modified)."""
+    chapter = _Chapter(book, docname, _glue_data(notebook))
+    cells: list[dict] = []
+    installed = False
+    for original in notebook["cells"]:
+        cell = copy.deepcopy(original)
+        source = _source(cell)
+        if cell["cell_type"] == "markdown":
+            text = chapter.markdown_cell(source)
+            if text:
+                cell["source"] = text
+                cells.append(cell)
+            continue
+        if cell["cell_type"] != "code":
+            cells.append(cell)
+            continue
+        if not installed:
+            cells.append({"cell_type": "code", "id": "install", "metadata": {}, "execution_count": None,
+                          "outputs": [], "source": book.install})  # fmt: skip
+            installed = True
+        code = strip_glue(source)
+        outputs = [o for o in cell.get("outputs", []) if _GLUE_META not in o.get("metadata", {})]
+        if _is_empty(code) and not outputs:
+            continue
+        cell["source"], cell["outputs"] = code, outputs
+        meta = cell["metadata"]
+        tags = set(meta.get("tags", []))
+        hidden = {}
+        if chapter.in_solution or tags & {"remove-input", "hide-input", "remove-cell", "hide-cell"}:
+            hidden["source_hidden"] = True
+        if chapter.in_solution or tags & {"remove-output", "hide-output", "remove-cell", "hide-cell"}:
+            hidden["outputs_hidden"] = True
+        if hidden:
+            meta.setdefault("jupyter", {}).update(hidden)
+        cells.append(cell)
+        figure = meta.get("mystnb", {}).get("figure")
+        alt = meta.get("mystnb", {}).get("image", {}).get("alt")
+        if figure or alt:
+            parts = []
+            if figure and figure.get("caption"):
+                number = book.numbers.get(docname, {}).get(figure.get("name", ""), "")
+                caption = chapter.markdown(str(figure["caption"]).strip())
+                parts.append(f"**Figure {number}.** {caption}".replace(" .**", ".**"))
+            if alt:
+                parts.append(
+                    f"<details>\n<summary>Figure description</summary>\n\n{_escape(alt)}\n\n</details>"
+                )
+            cells.append(_markdown_cell("\n\n".join(parts), len(cells)))
+    for index, cell in enumerate(cells):  # stable ids: the same chapter gives the same bytes
+        cell["id"] = f"cell-{index}"
+        if cell["cell_type"] == "markdown":
+            problems = check_markdown(cell["source"])
+            if problems:
+                raise ExportError(f"{docname}: MyST left in cell {index}: {problems}")
+    metadata = {k: v for k, v in notebook.get("metadata", {}).items() if k in {"kernelspec", "language_info"}}
+    metadata.setdefault("kernelspec", {"name": "python3", "display_name": "Python 3", "language": "python"})
+    return {"nbformat": 4, "nbformat_minor": 5, "metadata": metadata, "cells": cells}
+
+
+# --- Sphinx ------------------------------------------------------------------------------------------
+
+
+def _commit(root: Path) -> str | None:
+    for name in ("RNNDOC_COMMIT", "GITHUB_SHA"):
+        if os.environ.get(name):
+            return os.environ[name]
+    try:
+        result = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return result.stdout.strip()
+
+
+def _requirements(app, root: Path) -> dict[str, str]:
+    """Each importable module's pip requirement: rnndoc from the repository, the rest by name."""
+    import tomllib  # noqa: PLC0415
+
+    pyproject = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))
+    requirements = {
+        re.split(r"[<>=!~ ;\[]", req)[0].lower(): req for req in pyproject["project"]["dependencies"]
+    }
+    modules = {
+        "torch": "torch",
+        "sympy": "sympy",
+        "matplotlib": "matplotlib",
+        "numpy": "numpy",
+        "IPython": "ipython",
+    }
+    table = {module: requirements.get(dist, dist) for module, dist in modules.items()}
+    repository, commit = app.config.notebook_export_repository, _commit(root)
+    if repository:
+        table["rnndoc"] = f"rnndoc @ git+{repository}" + (f"@{commit}" if commit else "")
+    else:  # no repository configured (RNNDOC_REPOSITORY_URL): pip says rnndoc is not found
+        table["rnndoc"] = f"rnndoc=={app.config.release}"
+    return table
+
+
+def _book_from_env(app) -> Book:
+    env = app.env
+    url = app.config.notebook_export_book_url or "../"
+    url = url if url.endswith("/") else url + "/"
+    titles = {doc: title.astext() for doc, title in env.titles.items()}
+    equations = {}
+    for label, (docname, number) in env.get_domain("math").equations.items():
+        numbers = env.toc_fignumbers.get(docname, {}).get("displaymath", {}).get(f"equation-{label}")
+        equations[label] = (docname, ".".join(map(str, numbers)) if numbers else str(number))
+    objects = {name: (entry.docname, entry.node_id) for name, entry in env.get_domain("py").objects.items()}
+    std = env.get_domain("std")
+    terms = {name.lower(): value for (kind, name), value in std.objects.items() if kind == "term"}
+    labels = {name: (doc, anchor, title) for name, (doc, anchor, title) in std.labels.items()}
+    numbers = {doc: {anchor: ".".join(map(str, n)) for kinds in figs.values() for anchor, n in kinds.items()}
+               for doc, figs in env.toc_fignumbers.items()}  # fmt: skip
+    registry = getattr(env, "sphinx_exercise_registry", {})
+    for label, entry in registry.items():  # exercises by their label (sphinx-exercise's numbering)
+        node = entry.get("node")
+        number = None
+        if node is not None and node.get("ids"):
+            number = numbers.get(entry["docname"], {}).get(node["ids"][0])
+        if number:
+            numbers.setdefault(entry["docname"], {})[label] = number
+    downloads = {Path(path).as_posix(): f"_downloads/{dest}" for path, (_, dest) in env.dlfiles.items()}
+    citations = {}
+    cite = env.get_domain("cite")
+    for citation in cite.citations:
+        entry = citation.entry
+        people = entry.persons.get("author") or entry.persons.get("editor") or []
+        names = [" ".join(person.last_names) for person in people]
+        if not names:
+            authors = str(entry.fields.get("organization") or entry.fields.get("title", citation.key))
+        elif len(names) == 1:
+            authors = names[0]
+        elif len(names) == 2:
+            authors = f"{names[0]} and {names[1]}"
+        else:
+            authors = f"{names[0]} et al."
+        link = f"{url}{citation.bibliography_key.docname}.html#{citation.citation_id}"
+        citations[citation.key] = (re.sub(r"[{}]", "", authors), entry.fields.get("year", "n.d."), link)
+    from myst_nb.core.variables import format_plain_text  # noqa: PLC0415 (myst-nb's own glue formatting)
+
+    return Book(url=url, titles=titles, equations=equations, objects=objects, terms=terms, labels=labels,
+                numbers=numbers, downloads=downloads, citations=citations, format_text=format_plain_text)  # fmt: skip
+
+
+def chapters(app) -> list[str]:
+    """The documents that get a plain notebook: the chapters."""
+    return sorted(doc for doc in app.env.found_docs if doc.startswith("chapters/"))
+
+
+def _export_all(app, exception) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    root = Path(app.confdir).parent
+    executed = Path(app.outdir).parent / "jupyter_execute"
+    book = _book_from_env(app)
+    requirements = _requirements(app, root)
+    commit = _commit(root)
+    built = f"built from commit {commit[:12]}" if commit else "built from an unknown commit"
+    target = Path(app.outdir) / FOLDER
+    target.mkdir(parents=True, exist_ok=True)
+    for docname in chapters(app):
+        notebook = json.loads((executed / f"{docname}.ipynb").read_text("utf-8"))
+        code = [strip_glue(_source(c)) for c in notebook["cells"] if c["cell_type"] == "code"]
+        modules = [m for m in imported_modules(code) if m in requirements]
+        missing = set(imported_modules(code)) - set(requirements)
+        if missing:
+            raise ExportError(f"{docname}: no pip requirement for the imported {sorted(missing)}")
+        where = f"rnndoc {app.config.release}, {built}; the book: {book.url}{docname}.html"
+        if not app.config.notebook_export_repository:
+            where += "\n# rnndoc is not on PyPI: install it from the book's repository (pip install 'rnndoc @ git+URL')"
+        book.install = install_cell(modules, requirements, where)
+        plain = export_notebook(notebook, docname, book)
+        try:
+            import nbformat  # noqa: PLC0415
+
+            nbformat.validate(nbformat.from_dict(plain))
+        except ImportError:
+            pass
+        content = json.dumps(plain, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+        path = target / f"{posixpath.basename(docname)}.ipynb"
+        if not path.is_file() or path.read_text("utf-8") != content:
+            path.write_text(content, "utf-8")
+
+
+def _download_entry(app, pagename, templatename, context, doctree) -> None:
+    """Offer the chapter's plain notebook first in the page's download menu."""
+    buttons = context.get("header_buttons")
+    if buttons is None or not pagename.startswith("chapters/"):
+        return
+    link = {
+        "type": "link",
+        "url": context["pathto"](f"{FOLDER}/{posixpath.basename(pagename)}.ipynb", 1),
+        "text": ".ipynb (Jupyter, Colab)",
+        "tooltip": "Download this chapter as a plain Jupyter notebook that installs what it needs",
+        "icon": "fas fa-code",
+        "label": "download-plain-notebook-button",
+    }
+    for button in buttons:
+        if button.get("label") == "download-buttons":
+            button["buttons"].insert(0, link)
+            return
+
+
+def setup(app):
+    app.add_config_value("notebook_export_book_url", "", "", types=[str])
+    app.add_config_value("notebook_export_repository", "", "", types=[str])
+    app.connect("build-finished", _export_all)
+    app.connect("html-page-context", _download_entry, priority=502)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

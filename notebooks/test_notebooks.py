@@ -1,0 +1,105 @@
+"""The chapters' plain notebooks (run by ``nox -s notebooks``, after the HTML build).
+
+docs/_ext/notebook_export.py writes them to docs/_build/html/_notebooks/. Checked here: one
+per chapter; no MyST left in any Markdown cell (parsed with the MyST plugins of markdown-it-py,
+as the book's parser reads it) and no glue or myst_nb in the code; every value glued into the
+HTML chapter written into the notebook's Markdown; the install cell first. Then the notebooks
+named by ``RNNDOC_NOTEBOOKS`` run top to bottom with nbclient, on a kernel in a fresh venv
+(``RNNDOC_KERNEL_PYTHON``) that holds only the package's wheel, torch, sympy, matplotlib and
+ipykernel: any error fails, and the install cell must have found everything there.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+HTML = DOCS / "_build" / "html"
+FOLDER = HTML / "_notebooks"
+sys.path.insert(0, str(DOCS / "_ext"))
+
+from notebook_export import check_markdown  # docs/_ext, on the path above
+
+CHAPTERS = sorted(path.stem for path in (DOCS / "chapters").glob("*.md"))
+RUN = os.environ.get("RNNDOC_NOTEBOOKS", "order cells").split()
+#: What MyST looks like even where a parser would not call it MyST (inside a paragraph).
+MYST_TEXT = re.compile(
+    r"\{(glue|eq|doc|cite|func|class|mod|data|term|math|download|nb-download)[:}]|^(```|:::)\{", re.MULTILINE
+)
+PASTED = re.compile(r'<span class="pasted-text">(.*?)</span>', re.DOTALL)
+
+
+def _notebook(name: str) -> nbformat.NotebookNode:
+    return nbformat.read(FOLDER / f"{name}.ipynb", as_version=4)
+
+
+def test_one_notebook_per_chapter():
+    assert sorted(path.stem for path in FOLDER.glob("*.ipynb")) == CHAPTERS
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_plain_markdown_and_code(name):
+    notebook = _notebook(name)
+    nbformat.validate(notebook)
+    problems = []
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type == "markdown":
+            problems += [f"cell {index}: {p}" for p in check_markdown(cell.source)]
+            problems += [f"cell {index}: {m.group(0)!r}" for m in MYST_TEXT.finditer(cell.source)]
+        elif cell.cell_type == "code":
+            if re.search(r"\bmyst_nb\b|\bglue\(", cell.source):
+                problems.append(f"cell {index} needs myst_nb:\n{cell.source}")
+            if any("scrapbook" in output.get("metadata", {}) for output in cell.outputs):
+                problems.append(f"cell {index} keeps a glue output")
+    assert not problems, "\n".join(problems)
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert "pip" in code[0].source, "the first code cell installs"
+    assert "rnndoc" in code[0].source, "the first code cell installs rnndoc"
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_glued_values_written_in(name):
+    """Every value the HTML chapter shows as glued text is in the notebook's Markdown."""
+    page = (HTML / "chapters" / f"{name}.html").read_text("utf-8")
+    markdown = "\n".join(c.source for c in _notebook(name).cells if c.cell_type == "markdown")
+    plain = re.sub(r"\\(.)", r"\1", markdown)  # Markdown escapes off
+    missing = [
+        v for v in (html.unescape(re.sub(r"<[^>]+>", "", m)) for m in PASTED.findall(page)) if v not in plain
+    ]
+    assert not missing, f"glued values of chapters/{name}.html not in the notebook: {missing}"
+
+
+@pytest.mark.parametrize("name", RUN)
+def test_runs_where_only_the_package_is_installed(name, tmp_path):
+    python = os.environ.get("RNNDOC_KERNEL_PYTHON")
+    if not python:
+        pytest.skip("RNNDOC_KERNEL_PYTHON (a fresh venv's python) is set by nox -s notebooks")
+    kernels = tmp_path / "jupyter" / "kernels" / "rnndoc-fresh"
+    kernels.mkdir(parents=True)
+    spec = {"argv": [python, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+            "display_name": "rnndoc fresh venv", "language": "python"}  # fmt: skip
+    (kernels / "kernel.json").write_text(json.dumps(spec), "utf-8")
+    os.environ["JUPYTER_PATH"] = str(tmp_path / "jupyter")
+    notebook = _notebook(name)
+    work = tmp_path / "work"  # not the checkout: rnndoc must come from the venv
+    work.mkdir()
+    NotebookClient(notebook, kernel_name="rnndoc-fresh", timeout=600, allow_errors=False,
+                   resources={"metadata": {"path": str(work)}}).execute()  # fmt: skip
+    install = next(cell for cell in notebook.cells if cell.cell_type == "code")
+    printed = "".join(o.get("text", "") for o in install.outputs)
+    assert "installing" not in printed, f"the install cell installed something: {printed}"
+    where = subprocess.run([python, "-c", "import rnndoc; print(rnndoc.__file__)"], cwd=work,
+                           capture_output=True, text=True, check=True).stdout  # fmt: skip
+    assert str(Path(python).parents[1]) in where, where
+    assert str(ROOT / "src") not in where, where
