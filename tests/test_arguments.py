@@ -475,6 +475,8 @@ TABLE: dict[str, dict[str, Spec]] = {
     "rnndoc.masking.masked_mean": {"losses": Tensor(lambda: _f64(3, 3)), "lengths": LENGTHS},
     "rnndoc.cell_diagrams.draw_lstm_cell": {},
     "rnndoc.cell_diagrams.draw_gru_cell": {},
+    "rnndoc.cell_diagrams.draw_lstm_gates": {},
+    "rnndoc.cell_diagrams.draw_gru_gates": {},
     # the gated state Jacobians
     **{
         f"rnndoc.state_jacobian.steps.{kind}_step_jacobian": _step_jacobian(gates)

@@ -6,7 +6,9 @@ import matplotlib.figure
 from matplotlib.axes import Axes
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
-__all__ = ["draw_gru_cell", "draw_lstm_cell"]
+from .colors import NETWORK_COLORS, NODE_COLORS
+
+__all__ = ["draw_gru_cell", "draw_gru_gates", "draw_lstm_cell", "draw_lstm_gates"]
 
 
 def _op(ax, xy, text, radius=0.22):
@@ -77,7 +79,12 @@ def draw_lstm_cell() -> matplotlib.figure.Figure:
     ax.set_xlim(-0.6, 8.2)
     ax.set_ylim(-0.9, 3.3)
     gates = {"i": (1.2, 0.9), "f": (2.4, 0.9), "g": (3.9, 0.9), "o": (5.3, 0.9)}
-    colors = {"i": "#fde2c4", "f": "#fde2c4", "g": "#cfe3f6", "o": "#fde2c4"}
+    colors = {
+        "i": NODE_COLORS["gate"],
+        "f": NODE_COLORS["gate"],
+        "g": NODE_COLORS["tanh"],
+        "o": NODE_COLORS["gate"],
+    }
     for name, xy in gates.items():
         _gate(ax, xy, (r"tanh" if name == "g" else r"$\sigma$") + f" ({name})", colors[name])
     # inputs: x_t and h_(t-1), stacked into one vector, feed every gate from below
@@ -101,7 +108,7 @@ def draw_lstm_cell() -> matplotlib.figure.Figure:
     _line(ax, [(3.15, 1.97), (3.15, 2.38)])
     _line(ax, [(3.37, 2.6), (7.9, 2.6)], r"$c_t$", offset=(0.0, 0.15))
     # the hidden state
-    _gate(ax, (6.3, 1.9), "tanh", "#cfe3f6")
+    _gate(ax, (6.3, 1.9), "tanh", NODE_COLORS["tanh"])
     _op(ax, (6.3, 0.9), r"$\times$")
     _line(ax, [(6.3, 2.6), (6.3, 2.15)])
     _line(ax, [(6.3, 1.65), (6.3, 1.12)])
@@ -132,9 +139,9 @@ def draw_gru_cell() -> matplotlib.figure.Figure:
     ax.set_ylim(-0.9, 3.3)
     # z on the left, r on the right: the z wires run above the r gate, the r wire below, so
     # no two wires cross.
-    _gate(ax, (1.2, 0.9), r"$\sigma$ (z)", "#fde2c4")
-    _gate(ax, (2.4, 0.9), r"$\sigma$ (r)", "#fde2c4")
-    _gate(ax, (4.2, 0.9), "tanh (n)", "#cfe3f6")
+    _gate(ax, (1.2, 0.9), r"$\sigma$ (z)", NODE_COLORS["gate"])
+    _gate(ax, (2.4, 0.9), r"$\sigma$ (r)", NODE_COLORS["gate"])
+    _gate(ax, (4.2, 0.9), "tanh (n)", NODE_COLORS["tanh"])
     ax.text(0.0, -0.65, r"$[x_t;\ h_{t-1}]$", ha="center", fontsize=11)
     ax.plot([0.0, 2.4], [-0.35, -0.35], color="0.25", lw=1.3)
     ax.plot([0.0, 0.0], [-0.45, -0.35], color="0.25", lw=1.3)
@@ -166,4 +173,181 @@ def draw_gru_cell() -> matplotlib.figure.Figure:
     _line(ax, [(1.42, 2.6), (4.68, 2.6)])
     _line(ax, [(4.42, 1.75), (4.9, 1.75), (4.9, 2.38)])
     _line(ax, [(5.12, 2.6), (7.3, 2.6)], r"$h_t$", offset=(0.0, 0.15))
+    return fig
+
+
+# --- What each gate decides: small diagrams for a phone's width --------------------------------
+# Drawn at 0.45 inch per unit and no font below 9 points, so that a figure shown at a phone's text
+# width (about 360 px) keeps its smallest letters near 9 px or larger.
+
+_UNIT = 0.45  # inches per data unit
+_WIRE = "0.25"
+
+
+def _phone_figure(
+    xlim: tuple[float, float], ylim: tuple[float, float]
+) -> tuple[matplotlib.figure.Figure, Axes]:
+    fig = matplotlib.figure.Figure(figsize=((xlim[1] - xlim[0]) * _UNIT, (ylim[1] - ylim[0]) * _UNIT))
+    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+    ax.set_axis_off()
+    ax.set_xlim(*xlim)
+    ax.set_ylim(*ylim)
+    return fig, ax
+
+
+def _box(ax, xy, name, job, color, width=1.6):
+    x, y = xy
+    corner = (x - width / 2, y - 0.5)
+    ax.add_patch(
+        FancyBboxPatch(corner, width, 1.0, boxstyle="round,pad=0.04", facecolor=color, edgecolor=_WIRE)
+    )
+    if not job:  # a node that names itself (tanh) has no job line
+        ax.text(x, y, name, ha="center", va="center", fontsize=11)
+        return
+    ax.text(x, y + 0.2, name, ha="center", va="center", fontsize=11)
+    ax.text(x, y - 0.22, job, ha="center", va="center", fontsize=9.5)
+
+
+def _node(ax, xy, text, radius=0.3):
+    from matplotlib.patches import Circle  # noqa: PLC0415 (only the cell diagrams use it)
+
+    ax.add_patch(Circle(xy, radius, facecolor="white", edgecolor=_WIRE, lw=1.2, zorder=3))
+    ax.text(*xy, text, ha="center", va="center", fontsize=11, zorder=4)
+
+
+def _wire(ax, points, color=_WIRE, lw=1.3, arrow=True):
+    xs, ys = zip(*points, strict=True)
+    ax.plot(xs[:-1], ys[:-1], color=color, lw=lw, solid_capstyle="butt", zorder=1)
+    style = "-|>" if arrow else "-"
+    ax.add_patch(FancyArrowPatch(points[-2], points[-1], arrowstyle=style, mutation_scale=11, color=color,
+                                 lw=lw, shrinkA=0, shrinkB=0, zorder=1))  # fmt: skip
+
+
+def _bus(ax, xs, y=0.55):
+    """The stacked input [x_t; h_(t-1)], drawn once along the bottom, feeding the boxes above it."""
+    ax.plot([xs[0] - 1.0, xs[-1]], [y, y], color=_WIRE, lw=1.3)
+    ax.text(xs[0] - 1.0, y - 0.2, r"$[x_t;\ h_{t-1}]$", ha="left", va="top", fontsize=10)
+    for x in xs:
+        _wire(ax, [(x, y), (x, 1.7)])
+
+
+def draw_lstm_gates() -> matplotlib.figure.Figure:
+    r"""Draw what each LSTM gate decides: the cell path along the top, the four gates below it.
+
+    The cell state runs along the top in the LSTM's colour, through one product and one sum
+    only: f scales :math:`c_{t-1}` (keep or erase), i scales the candidate g (how much of it is
+    written), and o scales :math:`\tanh(c_t)` into :math:`h_t` (how much is shown). Sigmoid gates
+    and tanh nodes are filled as in :func:`draw_lstm_cell` (:data:`rnndoc.colors.NODE_COLORS`).
+    Sized for a phone: no text below 9 points on a figure under 4.5 inches wide.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> from rnndoc.cell_diagrams import draw_lstm_gates
+    >>> fig = draw_lstm_gates()
+    >>> sorted(t.get_text() for t in fig.axes[0].texts if t.get_text() in "fgio")
+    ['f', 'g', 'i', 'o']
+    >>> min(t.get_fontsize() for t in fig.axes[0].texts) >= 9
+    True
+    """
+    fig, ax = _phone_figure((-0.4, 9.4), (-0.45, 6.3))
+    cell = NETWORK_COLORS["LSTM"]
+    top, row = 5.0, 2.2
+    x_f, x_i, x_g, x_o = 1.6, 3.45, 5.25, 7.7
+    # the cell path: c_(t-1) -> x f -> + i g -> c_t
+    ax.text(-0.3, top + 0.25, r"$c_{t-1}$", ha="left", va="bottom", fontsize=11, color=cell)
+    _wire(ax, [(-0.3, top), (x_f - 0.3, top)], color=cell, lw=3)
+    _node(ax, (x_f, top), r"$\times$")
+    _wire(ax, [(x_f + 0.3, top), (4.35 - 0.3, top)], color=cell, lw=3)
+    _node(ax, (4.35, top), "+")
+    _wire(ax, [(4.35 + 0.3, top), (9.3, top)], color=cell, lw=3)
+    ax.text(9.3, top + 0.25, r"$c_t$", ha="right", va="bottom", fontsize=11, color=cell)
+    ax.text(x_f, top + 0.4, "keep or erase", ha="center", va="bottom", fontsize=9.5)
+    ax.text(4.35, top + 0.4, "write", ha="center", va="bottom", fontsize=9.5)
+    ax.text(8.65, 3.6, "show", ha="center", va="top", fontsize=9.5)
+    # the gates
+    _box(ax, (x_f, row), "f", "forget", NODE_COLORS["gate"])
+    _box(ax, (x_i, row), "i", "input", NODE_COLORS["gate"])
+    _box(ax, (x_g, row), "g", "candidate", NODE_COLORS["tanh"])
+    _box(ax, (x_o, row), "o", "output", NODE_COLORS["gate"])
+    _wire(ax, [(x_f, row + 0.55), (x_f, top - 0.3)])
+    # i times g, then up into the sum
+    _node(ax, (4.35, 3.65), r"$\times$")
+    _wire(ax, [(x_i, row + 0.55), (x_i, 3.65), (4.05, 3.65)])
+    _wire(ax, [(x_g, row + 0.55), (x_g, 3.65), (4.65, 3.65)])
+    _wire(ax, [(4.35, 3.95), (4.35, top - 0.3)])
+    # the hidden state: tanh(c_t) times o, out to the right
+    _box(ax, (6.6, 3.75), "tanh", "", NODE_COLORS["tanh"], width=1.1)
+    _wire(ax, [(6.6, top), (6.6, 4.3)])
+    _node(ax, (x_o, 3.75), r"$\times$")
+    _wire(ax, [(7.15, 3.75), (x_o - 0.3, 3.75)])
+    _wire(ax, [(x_o, row + 0.55), (x_o, 3.45)])
+    _wire(ax, [(x_o + 0.3, 3.75), (9.3, 3.75)])
+    ax.text(9.3, 3.95, r"$h_t$", ha="right", va="bottom", fontsize=11)
+    _bus(ax, [x_f, x_i, x_g, x_o])
+    return fig
+
+
+def draw_gru_gates() -> matplotlib.figure.Figure:
+    r"""Draw what each GRU gate decides: the state path along the top, the gates and candidate below.
+
+    The state runs along the top in the GRU's colour: z scales :math:`h_{t-1}` (how much of the
+    old state is kept) and :math:`1 - z` scales the candidate n (how much of the new one comes
+    in); r scales the past's part of the candidate's input (how much of :math:`h_{t-1}` the
+    candidate reads), in PyTorch's form :math:`r \odot (W_{hn} h_{t-1} + b_{hn})`. Fills as in
+    :func:`draw_gru_cell` (:data:`rnndoc.colors.NODE_COLORS`). Sized for a phone: no text below
+    9 points on a figure under 4.5 inches wide.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> from rnndoc.cell_diagrams import draw_gru_gates
+    >>> fig = draw_gru_gates()
+    >>> sorted(t.get_text() for t in fig.axes[0].texts if t.get_text() in "nrz")
+    ['n', 'r', 'z']
+    >>> min(t.get_fontsize() for t in fig.axes[0].texts) >= 9
+    True
+    """
+    fig, ax = _phone_figure((-0.4, 9.4), (-0.45, 6.3))
+    state = NETWORK_COLORS["GRU"]
+    top, row = 5.0, 2.2
+    x_z, x_r, x_reset, x_n = 1.6, 3.6, 5.15, 6.9
+    # the state path: h_(t-1) -> x z -> + (1 - z) n -> h_t
+    ax.text(-0.3, top + 0.25, r"$h_{t-1}$", ha="left", va="bottom", fontsize=11, color=state)
+    _wire(ax, [(-0.3, top), (x_z - 0.3, top)], color=state, lw=3)
+    _node(ax, (x_z, top), r"$\times$")
+    _wire(ax, [(x_z + 0.3, top), (x_n - 0.3, top)], color=state, lw=3)
+    _node(ax, (x_n, top), "+")
+    _wire(ax, [(x_n + 0.3, top), (9.3, top)], color=state, lw=3)
+    ax.text(9.3, top + 0.25, r"$h_t$", ha="right", va="bottom", fontsize=11, color=state)
+    ax.text(x_z + 0.9, top + 0.4, "keep the old", ha="center", va="bottom", fontsize=9.5)
+    ax.text(x_n, top + 0.4, "mix", ha="center", va="bottom", fontsize=9.5)
+    # the gates and the candidate
+    _box(ax, (x_z, row), "z", "update", NODE_COLORS["gate"])
+    _box(ax, (x_r, row), "r", "reset", NODE_COLORS["gate"])
+    _box(ax, (x_n, row), "n", "candidate", NODE_COLORS["tanh"])
+    # z up into the product with h_(t-1); a branch through 1 - into the product with n
+    _wire(ax, [(x_z, row + 0.55), (x_z, top - 0.3)])
+    ax.text(x_z - 0.12, 4.35, "$z$", ha="right", va="center", fontsize=10)
+    ax.plot([x_z], [3.65], "o", ms=4, color=_WIRE)
+    _node(ax, (3.0, 3.65), r"$1-z$", radius=0.42)
+    _wire(ax, [(x_z, 3.65), (3.0 - 0.42, 3.65)])
+    _node(ax, (x_n, 3.65), r"$\times$")
+    _wire(ax, [(3.0 + 0.42, 3.65), (x_n - 0.3, 3.65)])
+    ax.text(5.15, 3.8, "take the new", ha="center", va="bottom", fontsize=9.5)
+    _wire(ax, [(x_n, row + 0.55), (x_n, 3.35)])
+    _wire(ax, [(x_n, 3.95), (x_n, top - 0.3)])
+    # r scales the past's part of the candidate's input
+    _node(ax, (x_reset, row), r"$\times$")
+    _wire(ax, [(x_r + 0.85, row), (x_reset - 0.3, row)])
+    _wire(ax, [(x_reset + 0.3, row), (x_n - 0.85, row)])
+    _wire(ax, [(x_reset, 0.55), (x_reset, row - 0.3)])
+    ax.text(x_reset + 0.1, 1.2, r"$h_{t-1}$", ha="left", va="center", fontsize=10)
+    _bus(ax, [x_z, x_r, x_n])
     return fig

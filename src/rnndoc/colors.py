@@ -1,4 +1,5 @@
-"""The book's colours: one per kind of network (tanh RNN, LSTM, GRU), the same in every figure."""
+"""The book's colours: one per kind of network (tanh RNN, LSTM, GRU), and one per kind of node in
+the cell diagrams (a sigmoid gate, a tanh), the same in every figure."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import matplotlib.colors
 
 from ._validate import check_sequence, check_str
 
-__all__ = ["NETWORK_COLORS", "network_colors"]
+__all__ = ["NETWORK_COLORS", "NODE_COLORS", "network_colors"]
 
 #: One colour per kind of network, the same in every figure of the book.
 NETWORK_COLORS = {
@@ -16,6 +17,13 @@ NETWORK_COLORS = {
     "LSTM": "#1f77b4",
     "LSTM, forget bias +3": "#d62728",
     "GRU": "#2ca02c",
+}
+
+#: One fill per kind of node in the cell diagrams: a sigmoid gate (a fraction between 0 and 1
+#: that scales a signal) and a tanh (a value between -1 and 1: a candidate, or the squashed cell).
+NODE_COLORS = {
+    "gate": "#fde2c4",
+    "tanh": "#cfe3f6",
 }
 
 

@@ -1,7 +1,7 @@
 """Figures the chapters draw, from the package's own numbers (matplotlib).
 
 Drawn here: the unrolled network and the finite-difference error. The LSTM and GRU cell
-diagrams are in :mod:`rnndoc.cell_diagrams`, the gradient norms and the truncation gaps in
+diagrams (and what each gate decides) are in :mod:`rnndoc.cell_diagrams`, the gradient norms and the truncation gaps in
 :mod:`rnndoc.gradient_plots`, the cost of the symbolic derivation in
 :mod:`rnndoc.derivation_cost_plot`; all are re-exported here.
 """
@@ -14,13 +14,15 @@ import matplotlib.figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from ._validate import check_float, check_numbers, check_sequence, check_str
-from .cell_diagrams import draw_gru_cell, draw_lstm_cell
+from .cell_diagrams import draw_gru_cell, draw_gru_gates, draw_lstm_cell, draw_lstm_gates
 from .derivation_cost_plot import plot_derivation_costs
 from .gradient_plots import plot_gradient_norms, plot_step_gradients, plot_truncation
 
 __all__ = [
     "draw_gru_cell",
+    "draw_gru_gates",
     "draw_lstm_cell",
+    "draw_lstm_gates",
     "draw_unrolled",
     "plot_derivation_costs",
     "plot_finite_difference_error",
