@@ -296,10 +296,11 @@ def draw_gru_gates() -> matplotlib.figure.Figure:
 
     The state runs along the top in the GRU's colour: z scales :math:`h_{t-1}` (how much of the
     old state is kept) and :math:`1 - z` scales the candidate n (how much of the new one comes
-    in); r scales the past's part of the candidate's input (how much of :math:`h_{t-1}` the
-    candidate reads), in PyTorch's form :math:`r \odot (W_{hn} h_{t-1} + b_{hn})`. Fills as in
-    :func:`draw_gru_cell` (:data:`rnndoc.colors.NODE_COLORS`). Sized for a phone: no text below
-    9 points on a figure under 4.5 inches wide.
+    in). Only z and r read the stacked :math:`[x_t;\ h_{t-1}]`; the candidate n reads
+    :math:`x_t` directly and, through r, the past in PyTorch's reset-after form
+    :math:`r \odot (W_{hn} h_{t-1} + b_{hn})` (r scales how much of the past the candidate
+    reads). Fills as in :func:`draw_gru_cell` (:data:`rnndoc.colors.NODE_COLORS`). Sized for a
+    phone: no text below 9 points on a figure under 4.5 inches wide.
 
     Returns
     -------
@@ -312,6 +313,8 @@ def draw_gru_gates() -> matplotlib.figure.Figure:
     >>> sorted(t.get_text() for t in fig.axes[0].texts if t.get_text() in "nrz")
     ['n', 'r', 'z']
     >>> min(t.get_fontsize() for t in fig.axes[0].texts) >= 9
+    True
+    >>> r"$W_{hn}h_{t-1}+b_{hn}$" in [t.get_text() for t in fig.axes[0].texts]
     True
     """
     fig, ax = _phone_figure((-0.4, 9.4), (-0.45, 6.3))
@@ -343,11 +346,14 @@ def draw_gru_gates() -> matplotlib.figure.Figure:
     ax.text(5.15, 3.8, "take the new", ha="center", va="bottom", fontsize=9.5)
     _wire(ax, [(x_n, row + 0.55), (x_n, 3.35)])
     _wire(ax, [(x_n, 3.95), (x_n, top - 0.3)])
-    # r scales the past's part of the candidate's input
+    # PyTorch's reset-after form: r scales W_hn h_(t-1) + b_hn, the past's part of the candidate's
+    # input; the candidate reads x_t directly, not the stacked vector
     _node(ax, (x_reset, row), r"$\times$")
-    _wire(ax, [(x_r + 0.85, row), (x_reset - 0.3, row)])
-    _wire(ax, [(x_reset + 0.3, row), (x_n - 0.85, row)])
-    _wire(ax, [(x_reset, 0.55), (x_reset, row - 0.3)])
-    ax.text(x_reset + 0.1, 1.2, r"$h_{t-1}$", ha="left", va="center", fontsize=10)
-    _bus(ax, [x_z, x_r, x_n])
+    _wire(ax, [(x_r + 0.8, row), (x_reset - 0.3, row)])
+    _wire(ax, [(x_reset + 0.3, row), (x_n - 0.8, row)])
+    _wire(ax, [(x_reset, 0.95), (x_reset, row - 0.3)])
+    ax.text(x_reset, 0.8, r"$W_{hn}h_{t-1}+b_{hn}$", ha="center", va="top", fontsize=10)
+    _wire(ax, [(x_n, 0.95), (x_n, row - 0.5)])
+    ax.text(x_n, 0.8, r"$x_t$", ha="center", va="top", fontsize=10)
+    _bus(ax, [x_z, x_r])
     return fig
