@@ -77,7 +77,7 @@ def bracket_text(lines: int, *, seed: int = 0) -> str:
 
     Each line is two or three items separated by spaces; an item is a word of
     :data:`WORDS`, a quoted word (``"owl"``) or, below depth :data:`MAX_DEPTH`, an opening
-    bracket ``(``, ``[`` or ``{`` followed by two or three items and the matching closing
+    bracket ``(``, ``[`` or ``{`` followed by one to three items and the matching closing
     bracket. A line longer than :data:`MAX_LINE` characters is drawn again, so every bracket
     closes within the line it opened, at most :data:`MAX_LINE` - 1 characters after it.
 
