@@ -35,7 +35,8 @@ CHAPTERS = sorted(path.stem for path in (DOCS / "chapters").glob("*.md"))
 RUN = os.environ.get("RNNDOC_NOTEBOOKS", "order cells").split()
 #: What MyST looks like even where a parser would not call it MyST (inside a paragraph).
 MYST_TEXT = re.compile(
-    r"\{(glue|eq|doc|cite|func|class|mod|data|term|math|download|nb-download)[:}]|^(```|:::)\{", re.MULTILINE
+    r"\{(glue|eq|doc|numref|ref|cite|func|class|mod|data|term|math|download|nb-download)[:}]|^(```|:::)\{",
+    re.MULTILINE,
 )
 PASTED = re.compile(r'<span class="pasted-text">(.*?)</span>', re.DOTALL)
 
@@ -78,6 +79,19 @@ def test_glued_values_written_in(name):
         v for v in (html.unescape(re.sub(r"<[^>]+>", "", m)) for m in PASTED.findall(page)) if v not in plain
     ]
     assert not missing, f"glued values of chapters/{name}.html not in the notebook: {missing}"
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_chapter_references_numbered_as_in_the_book(name):
+    """Each {numref} to a chapter reads "Chapter N" in the notebook as in the HTML chapter."""
+    source = (DOCS / "chapters" / f"{name}.md").read_text("utf-8")
+    page = (HTML / "chapters" / f"{name}.html").read_text("utf-8")
+    markdown = "\n".join(c.source for c in _notebook(name).cells if c.cell_type == "markdown")
+    wanted = len(re.findall(r"\{numref\}`Chapter %s <chap-", source))
+    in_page = re.findall(r"<span class=\"[^\"]*std-numref[^\"]*\">(Chapter \d+)</span>", page)
+    in_notebook = re.findall(r"\[(Chapter \d+)\]\([^)]*chapters/\w+\.html#chap-[\w-]+\)", markdown)
+    assert len(in_page) == wanted
+    assert in_notebook == in_page
 
 
 @pytest.mark.parametrize("name", RUN)

@@ -10,9 +10,10 @@ adds it to every chapter's download menu:
 - **Markdown cells**: glued values written in as the book shows them (the executed values,
   formatted with each role's format spec by myst-nb's own ``format_plain_text``); display
   math as ``$$ ... $$`` with the book's equation number as ``\\tag``; ``{eq}``, ``{doc}``,
-  ``{func}``-style, ``{term}`` and download roles as links into the book (``RNNDOC_BOOK_URL``,
-  for example ``https://owner.github.io/rnndoc/``; unset, links are relative to the notebook's
-  place in the built site); citations as "(Author, year)" linked to the references page;
+  ``{numref}`` (in the role's own format: a chapter's title as "Chapter 3"), ``{func}``-style,
+  ``{term}`` and download roles as links into the book (``RNNDOC_BOOK_URL``, for example
+  ``https://owner.github.io/rnndoc/``; unset, links are relative to the notebook's place in
+  the built site); citations as "(Author, year)" linked to the references page;
   notes as block quotes; exercises as bold-titled block quotes, numbered as in the book;
   solutions folded in ``<details>`` (their code cells collapsed, ``jupyter.source_hidden``).
 - **Code cells**: the ``glue(...)`` calls and ``from myst_nb import glue`` removed (a block
@@ -124,7 +125,8 @@ class Book:
     )  #: label -> (docname, anchor, title)
     numbers: dict[str, dict[str, str]] = field(
         default_factory=dict
-    )  #: docname -> {id: "1.2"} (figures, exercises)
+    )  #: docname -> {id: "1.2"} (figures, exercises, sections: a chapter's title is "3")
+    sections: set[str] = field(default_factory=set)  #: the labels of sections (numref: "Section 3")
     downloads: dict[str, str] = field(default_factory=dict)  #: source path (docs-relative) -> url path
     install: str = ""  #: the first code cell's source
     format_text: Callable[[str, str], str] = format
@@ -188,9 +190,12 @@ class _Chapter:
             return f"[{_escape(text or target)}]({self.page(docname, anchor)})"
         if name in {"ref", "numref"}:
             docname, anchor, title = self._get(self.book.labels, target, "label")
-            if name == "numref":
+            if name == "numref":  # Sphinx's numref formats: %s or {number}, and {name}
                 number = self.book.numbers.get(docname, {}).get(anchor, "")
-                title = (text or "Figure {number}").replace("{number}", number)
+                if not number:
+                    raise ExportError(f"{self.docname}: the label {target!r} has no number")
+                form = text or ("Section {number}" if target in self.book.sections else "Figure {number}")
+                title = form.replace("%s", number).replace("{number}", number).replace("{name}", title)
             return f"[{_escape(text if name == 'ref' and text else title)}]({self.page(docname, anchor)})"
         if name in {"cite:p", "cite:t", "cite"}:
             return self.cite(name, content)
@@ -605,6 +610,16 @@ def _book_from_env(app) -> Book:
     labels = {name: (doc, anchor, title) for name, (doc, anchor, title) in std.labels.items()}
     numbers = {doc: {anchor: ".".join(map(str, n)) for kinds in figs.values() for anchor, n in kinds.items()}
                for doc, figs in env.toc_fignumbers.items()}  # fmt: skip
+    sections = set()
+    for label, (doc, anchor, title) in labels.items():  # sections: Sphinx's secnumbers
+        secnumbers = env.toc_secnumbers.get(doc, {})
+        if anchor in numbers.get(doc, {}):
+            continue
+        # the page's title is the toctree entry without an anchor (as Sphinx's numref finds it)
+        number = secnumbers.get("#" + anchor) or (secnumbers.get("") if title == titles.get(doc) else None)
+        if number:
+            numbers.setdefault(doc, {})[anchor] = ".".join(map(str, number))
+            sections.add(label)
     registry = getattr(env, "sphinx_exercise_registry", {})
     for label, entry in registry.items():  # exercises by their label (sphinx-exercise's numbering)
         node = entry.get("node")
@@ -633,7 +648,8 @@ def _book_from_env(app) -> Book:
     from myst_nb.core.variables import format_plain_text  # noqa: PLC0415 (myst-nb's own glue formatting)
 
     return Book(url=url, titles=titles, equations=equations, objects=objects, terms=terms, labels=labels,
-                numbers=numbers, downloads=downloads, citations=citations, format_text=format_plain_text)  # fmt: skip
+                numbers=numbers, sections=sections, downloads=downloads, citations=citations,
+                format_text=format_plain_text)  # fmt: skip
 
 
 def chapters(app) -> list[str]:
