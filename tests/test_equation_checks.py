@@ -56,7 +56,6 @@ PENDING: set[str] = {
     "eq-rnn-forward",
     "eq-packed",
     "eq-masked-mean",
-    "eq-stacked",
     "eq-truncated",
     "eq-notation-column",
     "eq-notation-row",
