@@ -28,7 +28,6 @@ _LABEL = re.compile(r"^:label:\s*(eq-[\w-]+)\s*$", re.MULTILINE)
 #: Labels still waiting for their as-printed cell; this set only shrinks.
 PENDING: set[str] = {
     "eq-adding",
-    "eq-bidirectional",
     "eq-loss",
     "eq-chain",
     "eq-delta",
@@ -54,8 +53,6 @@ PENDING: set[str] = {
     "eq-lstm-gate-deltas",
     "eq-lstm-weights",
     "eq-rnn-forward",
-    "eq-packed",
-    "eq-masked-mean",
     "eq-truncated",
     "eq-notation-column",
     "eq-notation-row",
