@@ -35,8 +35,6 @@ PENDING: set[str] = {
     "eq-cell-loop",
     "eq-many-to-one",
     "eq-three-paths",
-    "eq-lstm-bptt",
-    "eq-full-state-jacobian",
     "eq-gru",
     "eq-gru-paper",
     "eq-gru-rows",
