@@ -27,7 +27,6 @@ _LABEL = re.compile(r"^:label:\s*(eq-[\w-]+)\s*$", re.MULTILINE)
 
 #: Labels still waiting for their as-printed cell; this set only shrinks.
 PENDING: set[str] = {
-    "eq-adding",
     "eq-loss",
     "eq-chain",
     "eq-delta",
