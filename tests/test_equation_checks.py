@@ -27,30 +27,8 @@ _LABEL = re.compile(r"^:label:\s*(eq-[\w-]+)\s*$", re.MULTILINE)
 
 #: Labels still waiting for their as-printed cell; this set only shrinks.
 PENDING: set[str] = {
-    "eq-loss",
-    "eq-chain",
-    "eq-delta",
-    "eq-gradients",
-    "eq-cell-loop",
-    "eq-many-to-one",
-    "eq-three-paths",
-    "eq-gru",
-    "eq-gru-paper",
-    "eq-gru-rows",
-    "eq-gru-weights",
-    "eq-gru-bhn",
     "eq-char-lm",
     "eq-perplexity",
-    "eq-lstm",
-    "eq-lstm-rows",
-    "eq-lstm-deltas",
-    "eq-lstm-gate-deltas",
-    "eq-lstm-weights",
-    "eq-rnn-forward",
-    "eq-truncated",
-    "eq-notation-column",
-    "eq-notation-row",
-    "eq-jacobian-product",
 }
 
 
