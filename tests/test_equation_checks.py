@@ -27,18 +27,8 @@ _LABEL = re.compile(r"^:label:\s*(eq-[\w-]+)\s*$", re.MULTILINE)
 
 #: Labels still waiting for their as-printed cell; this set only shrinks.
 PENDING: set[str] = {
-    "eq-adding",
-    "eq-bidirectional",
-    "eq-lstm-bptt",
-    "eq-full-state-jacobian",
     "eq-char-lm",
     "eq-perplexity",
-    "eq-bi-split",
-    "eq-stack-down",
-    "eq-h0-grad",
-    "eq-packed",
-    "eq-masked-mean",
-    "eq-stacked",
 }
 
 
