@@ -30,7 +30,7 @@ def _lstm_gates(x_t, h_prev, c_prev, weight_ih, weight_hh, bias_ih, bias_hh):
 def _gru_gates(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh):
     """One unbatched GRU step by :func:`rnndoc.layers.steps.gru_step`: h_t and (r, z, n, q_t), each (H,).
 
-    :math:`q_t = W_{hn} h_{t-1} + b_{hn}`, the candidate's recurrent part (``hh_n`` in the layers).
+    :math:`q_t = W_{hn} h_{t-1} + b_{hn}`, the candidate's recurrent part (``q`` in the layers).
     """
     x_part = input_projection(x_t[None], weight_ih, bias_ih, bias_hh, "GRU")  # (1, 3H)
     h_t, (_, r, z, n, q) = gru_step(x_part, h_prev[None], weight_hh, gru_bias_hn(bias_hh))
