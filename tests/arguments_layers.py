@@ -51,6 +51,7 @@ def _saved(count: int) -> Spec:
 
 
 MODULE = Instance(_module, extra=())
+GATED = Instance(lambda: nn.GRU(H_IN, H, dtype=torch.float64), extra=())  # gates: a module with gates
 
 
 #: Keyed like tests/test_arguments.TABLE.
@@ -126,6 +127,11 @@ LAYERS_TABLE: dict[str, dict[str, Spec]] = {
     },
     "rnndoc.layers.forward": {
         "module": MODULE,
+        "input": _tensor(L, N, H_IN),
+        "hx": optional(_tensor(1, N, H)),
+    },
+    "rnndoc.layers.gates": {
+        "module": GATED,
         "input": _tensor(L, N, H_IN),
         "hx": optional(_tensor(1, N, H)),
     },

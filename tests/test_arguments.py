@@ -614,6 +614,28 @@ TABLE: dict[str, dict[str, Spec]] = {
             ("range", "((a)", ValueError),
         ),
     },
+    "rnndoc.counting.anbn": {
+        "ns": custom(
+            lambda: [1, 3],
+            ("type", 3, TypeError),
+            ("type", [1.5], TypeError),
+            ("range", [0], ValueError),
+            ("range", [], ValueError),
+        ),
+    },
+    "rnndoc.counting.anbn_correct": {
+        "logits": custom(
+            lambda: torch.zeros(2, 6, 3),
+            ("type", [0.0], TypeError),
+            ("dtype", torch.zeros(2, 6, 3, dtype=torch.int64), TypeError),
+            ("shape", torch.zeros(2, 5, 3), ValueError),
+            ("shape", torch.zeros(3, 6, 3), ValueError),
+        ),
+        "ns": custom(lambda: [1, 3], ("type", 3, TypeError), ("range", [0, 3], ValueError)),
+    },
+    "rnndoc.charlm.nesting_depth": {
+        "text": custom(lambda: "(a [b])", ("type", 3, TypeError), ("range", "(a]", ValueError)),
+    },
     "rnndoc.charlm.closer_probabilities": {
         "model": Instance(lambda: CharLM("LSTM", 2)),
         "text": custom(

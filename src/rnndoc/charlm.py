@@ -6,7 +6,8 @@ lines of at most :data:`MAX_LINE` characters (a newline after at most that many)
 (a quote closes four or five characters after it opened) and nested brackets of three kinds,
 ``()``, ``[]`` and ``{}``, up to :data:`MAX_DEPTH` deep, closed by the bracket of the kind that
 opened them, up to a line's length later. :func:`closing_brackets` finds each closing bracket
-with its depth and its distance to its opening bracket; :func:`closer_probabilities` asks a
+with its depth and its distance to its opening bracket, :func:`nesting_depth` the depth after
+every character; :func:`closer_probabilities` asks a
 model, at each of them, how much of the probability it gives to the three closing brackets it
 gives to the right one.
 
@@ -40,6 +41,7 @@ __all__ = [
     "decode",
     "encode",
     "evaluate",
+    "nesting_depth",
     "sample",
 ]
 
@@ -422,6 +424,40 @@ def closing_brackets(text: str) -> torch.Tensor:
     if stack:
         raise ValueError(f"text: {len(stack)} bracket(s) left open")
     return torch.tensor(rows, dtype=torch.int64).reshape(-1, 3)
+
+
+def nesting_depth(text: str) -> torch.Tensor:
+    """How many brackets are open after each character of ``text``.
+
+    An opening bracket counts from itself on, a closing bracket no longer counts at itself:
+    the depth a reader knows once it has read the character, the quantity a cell that tracks
+    nesting would hold after that step.
+
+    Parameters
+    ----------
+    text : str
+        Balanced brackets, as :func:`bracket_text` writes them.
+
+    Returns
+    -------
+    Tensor, shape (len(text),), int64
+
+    Raises
+    ------
+    TypeError
+        If ``text`` is not a str.
+    ValueError
+        If the brackets of ``text`` do not balance (as :func:`closing_brackets`).
+
+    Examples
+    --------
+    >>> from rnndoc.charlm import nesting_depth
+    >>> nesting_depth("(a [b])").tolist()
+    [1, 1, 1, 2, 2, 1, 0]
+    """
+    closing_brackets(text)  # checks the type and the balance
+    steps = [1 if char in PAIRS else -1 if char in PAIRS.values() else 0 for char in text]
+    return torch.tensor(steps, dtype=torch.int64).cumsum(0)
 
 
 def closer_probabilities(model: CharLM, text: str) -> torch.Tensor:

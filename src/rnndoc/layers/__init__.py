@@ -32,11 +32,12 @@ from .cells import (
     rnn_step,
     rnn_step_backward,
 )
-from .sweep import rnn_tanh_layer, run_layers, run_layers_backward
+from .sweep import gate_values, rnn_tanh_layer, run_layers, run_layers_backward
 
 __all__ = [
     "backward",
     "forward",
+    "gates",
     "gru_bias_hn",
     "gru_cell",
     "gru_step",
@@ -127,6 +128,69 @@ def forward(module: nn.Module, input, hx=None):
     """
     call = boundary.read_call(module, input, hx)
     return boundary.write_output(call, *_run(call))
+
+
+def gates(module: nn.Module, input, hx=None) -> dict:
+    r"""Every gate of ``module(input, hx)`` at every step, which the fused kernels never return.
+
+    Runs :func:`forward`'s sweep (the same arithmetic: what it returns is bitwise what
+    :func:`forward` computes) and returns, for each layer and direction, each step's gates by
+    PyTorch's names (:eq:`eq-lstm-rows`, :eq:`eq-gru-rows`): for an LSTM the input gate
+    ``i``, forget gate ``f``, candidate ``g``, output gate ``o`` and the cell state ``c``
+    (:math:`c_t`, after the step); for a GRU the reset gate ``r``, update gate ``z`` and
+    candidate ``n``.
+
+    Parameters
+    ----------
+    module : nn.LSTM, nn.GRU, nn.LSTMCell or nn.GRUCell
+        As for :func:`forward` (any ``num_layers``, ``bidirectional``, ``bias``,
+        ``batch_first``, ``proj_size``).
+    input, hx
+        As for :func:`forward`: the same bad input gets the same error.
+
+    Returns
+    -------
+    dict
+        Keys: the gate's name and the layer and direction's suffix, as in the module's weight
+        names: ``"i_l0"``, ``"f_l1_reverse"``, ``"c_l0"`` (a cell's: ``"i"``, ``"c"``). Each value is
+        laid out like one direction's slice of ``output``: (L, N, H) time first, (N, L, H)
+        with ``batch_first``, (L, H) unbatched, a ``PackedSequence`` for packed input (H is
+        ``hidden_size``, also with ``proj_size``); a cell's, like its ``h'``: (N, H) or (H,).
+        At step t a reverse direction has read :math:`x_T, \dots, x_t`, as its output has.
+
+    Raises
+    ------
+    TypeError
+        If ``module`` is an ``nn.RNN`` or ``nn.RNNCell`` (no gates), and as :func:`forward`.
+    ValueError
+        As :func:`forward`.
+
+    Notes
+    -----
+    Gate order and equations as in PyTorch's ``torch.nn.LSTM`` and ``torch.nn.GRU``
+    documentation; a look inside a trained LSTM's gates as in Karpathy, Johnson and Fei-Fei
+    (2015).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.layers import gates
+    >>> lstm = torch.nn.LSTM(3, 4, num_layers=2, bidirectional=True, dtype=torch.float64)
+    >>> x = torch.randn(5, 2, 3, dtype=torch.float64)  # (L, N, H_in)
+    >>> found = gates(lstm, x)
+    >>> sorted(found)[:5], found["f_l1_reverse"].shape
+    (['c_l0', 'c_l0_reverse', 'c_l1', 'c_l1_reverse', 'f_l0'], torch.Size([5, 2, 4]))
+    >>> output, (h_n, c_n) = lstm(x)
+    >>> bool((found["c_l1"][-1] - c_n[2]).abs().max() <= 1e-12)  # the last c_t is c_n
+    True
+    >>> sorted(gates(torch.nn.GRUCell(3, 4), torch.randn(3)))
+    ['n', 'r', 'z']
+    """
+    checks.check_gated(module)
+    call = boundary.read_call(module, input, hx)
+    tape: list = []
+    _run(call, tape)
+    return boundary.write_gates(call, gate_values(tape, call.mode))
 
 
 def backward(module: nn.Module, input, hx=None, grad_output=None, grad_hx=None) -> dict:

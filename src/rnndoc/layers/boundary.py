@@ -263,6 +263,23 @@ def write_output(call: Call, output: torch.Tensor, h_n: torch.Tensor, c_n: torch
     return state if call.layout.cell else (call.layout.sequence_back(output), state)
 
 
+def write_gates(call: Call, found: list[dict[str, torch.Tensor]]) -> dict:
+    """Gates by layer and direction (each (L, N, H), from :func:`~rnndoc.layers.sweep.gate_values`) in the caller's layout.
+
+    Named as the module names its weights: ``f_l1_reverse`` for ``weight_hh_l1_reverse``'s
+    layer and direction, ``f`` for a cell's; each laid out like one direction's output.
+    """
+    directions = 2 if call.bidirectional else 1
+    out = {}
+    for index, values in enumerate(found):
+        layer, direction = divmod(index, directions)
+        suffix = f"_l{layer}" + ("_reverse" if direction else "")
+        for name, value in values.items():
+            key = name if call.layout.cell else name + suffix
+            out[key] = call.layout.sequence_back(value)
+    return out
+
+
 def read_gradients(call: Call, output: torch.Tensor, returned, grad_output, grad_hx):
     """The caller's gradients, checked against what forward returned, in the sweeps' layout.
 

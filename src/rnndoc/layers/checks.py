@@ -246,6 +246,15 @@ def check_module(module: object) -> None:
         )
 
 
+def check_gated(module: object) -> None:
+    """A module with gates to return: an ``nn.LSTM``, ``nn.GRU``, ``nn.LSTMCell`` or ``nn.GRUCell``."""
+    if not isinstance(module, nn.LSTM | nn.GRU | nn.LSTMCell | nn.GRUCell):
+        raise TypeError(
+            "module must be a torch.nn.LSTM, GRU, LSTMCell or GRUCell (a tanh or ReLU RNN has no gates), "
+            f"got {type(module).__name__}"
+        )
+
+
 def check_no_backward_hooks(module: nn.Module) -> None:
     """Refuse backward hooks: they change what autograd returns through ``module(input)``."""
     global_hooks = _module_hooks._global_backward_hooks or _module_hooks._global_backward_pre_hooks

@@ -187,6 +187,7 @@ class Kind:
     step: Callable[..., Any]
     backward: Callable[..., Any]
     own: dict[str, Callable[..., torch.Tensor]]
+    named: Callable[[Any], dict[str, torch.Tensor]] | None = None  # saved_t -> gates by PyTorch's names
 
 
 def _rnn(name: str, nonlinearity: str) -> Kind:
@@ -213,6 +214,22 @@ def _lstm_backward(d_state, saved, w):
     return delta_a, delta_a, (dh, dc)
 
 
+def lstm_gates(saved) -> dict[str, torch.Tensor]:
+    r"""Step t's gates by PyTorch's names, :math:`i_t, f_t, g_t, o_t`, and :math:`c_t = f_t c_{t-1} + i_t g_t` (:eq:`eq-lstm-rows`), each (N, H).
+
+    Read from what :func:`lstm_step` saved for the backward; :math:`c_t` by the step's own
+    ``addcmul``, so it is the :math:`c_t` the step carried, bit for bit.
+    """
+    i, f, g, o, c, _ = saved
+    return {"i": i, "f": f, "g": g, "o": o, "c": torch.addcmul(f * c, i, g)}  # each (N, H)
+
+
+def gru_gates(saved) -> dict[str, torch.Tensor]:
+    r"""Step t's gates by PyTorch's names, :math:`r_t, z_t, n_t` (:eq:`eq-gru-rows`), each (N, H), from what :func:`gru_step` saved."""
+    _, r, z, n, _ = saved
+    return {"r": r, "z": z, "n": n}
+
+
 def _gru_step(x_part, state, w):
     h, saved = gru_step(x_part, state[0], w.weight_hh, w.bias_hn)  # (N, H)
     return (h,), saved
@@ -227,12 +244,13 @@ def _gru_backward(d_state, saved, w):
 #: The cell kinds by PyTorch's mode: ``"RNN_TANH"`` and ``"RNN_RELU"`` (1 gate block, :func:`rnn_step`
 #: and :func:`rnn_step_backward`), ``"LSTM"`` (4 blocks, :func:`lstm_step`, :func:`lstm_step_backward`,
 #: and its own ``weight_hr`` by :func:`lstm_projection_gradient`), ``"GRU"`` (3 blocks,
-#: :func:`gru_step`, :func:`gru_step_backward`).
+#: :func:`gru_step`, :func:`gru_step_backward`); the gated kinds name their gates by
+#: :func:`lstm_gates` and :func:`gru_gates`.
 #:
 #: :meta hide-value:
 KINDS = {
     "RNN_TANH": _rnn("RNN_TANH", "tanh"),
     "RNN_RELU": _rnn("RNN_RELU", "relu"),
-    "LSTM": Kind("LSTM", 4, _lstm_step, _lstm_backward, {"weight_hr": lstm_projection_gradient}),
-    "GRU": Kind("GRU", 3, _gru_step, _gru_backward, {}),
+    "LSTM": Kind("LSTM", 4, _lstm_step, _lstm_backward, {"weight_hr": lstm_projection_gradient}, lstm_gates),
+    "GRU": Kind("GRU", 3, _gru_step, _gru_backward, {}, gru_gates),
 }

@@ -177,6 +177,23 @@ def run_layers(
     return x, torch.stack(h_n), None if c_0 is None else torch.stack(c_n)  # (lD, N, H_out), (lD, N, H)
 
 
+def gate_values(tape: list, mode: str) -> list[dict[str, torch.Tensor]]:
+    r"""Every gate at every step, from a tape :func:`run_layers` filled: one dict per layer and direction.
+
+    In the order of ``h_n``'s rows; each dict maps the kind's gate names (``Kind.named``:
+    i, f, g, o, c for an LSTM, r, z, n for a GRU) to a time-first (L, N, H), by time index
+    (a reverse direction's step t read x_t, as its output does). Reached through
+    :func:`rnndoc.layers.gates`, which checks the arguments.
+    """
+    named = KINDS[mode].named
+    assert named is not None  # the front door admits gated kinds only
+    found = []
+    for record in tape:
+        steps = [named(saved) for saved in record.saved]  # L x {name: (N, H)}
+        found.append({name: torch.stack([step[name] for step in steps]) for name in steps[0]})  # (L, N, H)
+    return found
+
+
 def run_direction_backward(d_out, d_state: tuple, w: Weights, kind: Kind, record: Tape, reverse: bool, mask):
     r"""BPTT through one layer and direction, against its reading order (with ``mask``, :eq:`eq-packed-grad`).
 
