@@ -86,8 +86,8 @@ def test_layer_diagrams_draw_the_facts_they_are_given():
     assert texts.count("pad") == 2
 
 
-def test_diagrams_are_legible_on_a_phone():
-    """Shown 328 px wide (a 390 px screen), no text of a diagram is below 9 px."""
+def test_figures_are_legible_on_a_phone():
+    """Shown 328 px wide (a 390 px screen), no text of a diagram or plot is below 9 px."""
     import io  # noqa: PLC0415
 
     import matplotlib.text  # noqa: PLC0415
@@ -107,6 +107,22 @@ def test_diagrams_are_legible_on_a_phone():
             [4, 3, 1], [(0, 1), (1, 1), (2, 1), (0, 2), (1, 2), (0, 3), (1, 3), (0, 4)], [3, 2, 2, 1]
         ),
         plots.draw_unrolled("ABC", [[0.1, 0.2]] * 3, h_0=[0.5, -0.25]),
+        plots.plot_finite_difference_error([1e-8, 1e-6, 1e-3], [1e-7, 1e-10, 1e-7], chosen=1e-6),
+        plots.plot_truncation([1, 2, 3, 4], [0.4, 0.0, 0.02, 0.0]),
+        plots.plot_gradient_norms(
+            {"tanh RNN, γ = 0.8": [1.0, 0.8, 0.6], "LSTM": [1.0, 0.9, 0.8]}, {"tanh RNN, γ = 0.8": 0.8}
+        ),
+        plots.plot_step_gradients(
+            {"forward": [[1.0, 0.0], [2.0, 3.0]], "reverse": [[0.5, 0.0], [1.0, 1.0]]}, ["a", "b"]
+        ),
+        plots.plot_derivation_costs(
+            {
+                (2, "direct"): [
+                    {"length": 1, "size": 50, "size_cse": 5},
+                    {"length": 2, "size": 90, "size_cse": 9},
+                ]
+            }
+        ),
     ]
     for fig in figures:
         buffer = io.BytesIO()

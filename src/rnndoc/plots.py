@@ -19,7 +19,7 @@ from ._validate import check_float, check_numbers, check_sequence, check_str
 from .cell_diagrams import draw_gru_cell, draw_gru_gates, draw_lstm_cell, draw_lstm_deltas, draw_lstm_gates
 from .colors import NETWORK_COLORS, STEP_FILL, _light
 from .derivation_cost_plot import plot_derivation_costs
-from .gradient_plots import plot_gradient_norms, plot_step_gradients, plot_truncation
+from .gradient_plots import _PHONE_WIDTH, plot_gradient_norms, plot_step_gradients, plot_truncation
 from .layer_diagrams import draw_bidirectional, draw_h_n_rows, draw_packed
 
 __all__ = [
@@ -184,7 +184,7 @@ def plot_finite_difference_error(
     eps = check_numbers("eps", eps, positive=True)
     error = check_numbers("error", error, len(eps))
     chosen = None if chosen is None else check_float("chosen", chosen, positive=True)
-    fig = matplotlib.figure.Figure(figsize=(6, 3.6), layout="constrained")
+    fig = matplotlib.figure.Figure(figsize=(_PHONE_WIDTH, 3.4), layout="constrained")
     ax = fig.add_subplot()
     ax.loglog(eps, error, "o-", color="#1f77b4", label="max |finite difference - sympy|")
     if chosen is not None:
@@ -192,5 +192,5 @@ def plot_finite_difference_error(
     ax.set_xlabel(r"step $\varepsilon$")
     ax.set_ylabel("largest absolute error")
     ax.grid(True, which="major", alpha=0.3)
-    fig.legend(loc="outside lower center", ncols=2, fontsize=9, frameon=False)
+    fig.legend(loc="outside lower center", ncols=2, fontsize=9.5, frameon=False)
     return fig
