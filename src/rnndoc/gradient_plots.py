@@ -13,7 +13,7 @@ from .colors import network_colors
 __all__ = ["plot_gradient_norms", "plot_step_gradients", "plot_truncation"]
 
 #: The width of the book's plots, in inches: with matplotlib's 10-point tick labels and legends
-#: of at least 9.5 points, shown at a phone's width (about 330 px of a 390 px screen) the
+#: of at least 9.5 points, shown at a phone's width (330 px of a 390 px screen) the
 #: smallest text stays above 9 px.
 _PHONE_WIDTH = 4.6
 
