@@ -477,6 +477,56 @@ TABLE: dict[str, dict[str, Spec]] = {
     "rnndoc.cell_diagrams.draw_gru_cell": {},
     "rnndoc.cell_diagrams.draw_lstm_gates": {},
     "rnndoc.cell_diagrams.draw_gru_gates": {},
+    "rnndoc.cell_diagrams.draw_lstm_deltas": {},
+    "rnndoc.layer_diagrams.draw_bidirectional": {
+        "length": Int(lambda: 4, minimum=2, maximum=5),
+        "forward_final": Int(lambda: 3, minimum=0, maximum=3),
+        "reverse_final": Int(lambda: 0, minimum=0, maximum=3),
+    },
+    "rnndoc.layer_diagrams.draw_h_n_rows": {
+        "rows": custom(
+            lambda: [(0, "forward"), (0, "reverse")],
+            ("type", "x", TypeError),
+            ("range", [], ValueError),
+            ("range", [(0, "forward")] * 9, ValueError),
+            ("type", [(0.5, "forward"), (0, "reverse")], TypeError),
+            ("range", [(0, "sideways"), (0, "reverse")], ValueError),
+            ("range", [(-1, "forward"), (0, "reverse")], ValueError),
+            ("shape", [(0,), (0, "reverse")], ValueError),
+        ),
+        "notes": custom(
+            lambda: ["a", "b"],
+            ("type", "x", TypeError),
+            ("type", ["a", 1], TypeError),
+            ("shape", ["a"], ValueError),
+        ),
+    },
+    "rnndoc.layer_diagrams.draw_packed": {
+        "lengths": custom(
+            lambda: [2, 1],
+            ("type", "x", TypeError),
+            ("range", [], ValueError),
+            ("range", [1] * 5, ValueError),
+            ("range", [6, 1], ValueError),
+            ("type", [1.5, 1], TypeError),
+        ),
+        "data": custom(
+            lambda: [(0, 1), (1, 1), (0, 2)],
+            ("type", "x", TypeError),
+            ("shape", [(0, 1, 2), (1, 1), (0, 2)], ValueError),
+            ("range", [(0, 1), (1, 1)], ValueError),
+            ("range", [(0, 1), (1, 2), (0, 2)], ValueError),
+            ("range", [(0, 1), (2, 1), (0, 2)], ValueError),
+            ("type", [(0.0, 1), (1, 1), (0, 2)], TypeError),
+        ),
+        "batch_sizes": custom(
+            lambda: [2, 1],
+            ("type", "x", TypeError),
+            ("type", [2.0, 1], TypeError),
+            ("range", [2, 2], ValueError),
+            ("range", [0, 3], ValueError),
+        ),
+    },
     # the gated state Jacobians
     **{
         f"rnndoc.state_jacobian.steps.{kind}_step_jacobian": _step_jacobian(gates)

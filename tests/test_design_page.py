@@ -68,6 +68,22 @@ def test_every_chapter_has_a_row():
     assert missing == []
 
 
+def _reading_order() -> list[str]:
+    """The chapters' stems in the book's reading order: the root page's toctrees, top to bottom."""
+    index = (DOCS / "index.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```\{toctree\}\n(.*?)^```", index, re.DOTALL | re.MULTILINE)
+    entries = [line.strip() for block in blocks for line in block.splitlines()]
+    return [entry.removeprefix("chapters/") for entry in entries if entry.startswith("chapters/")]
+
+
+def test_the_map_follows_the_reading_order():
+    """The map's chapter rows are in the order of the book's table of contents."""
+    in_map = re.findall(r"^\| \{doc\}`chapters/(\w+)`", DESIGN, re.MULTILINE)
+    order = _reading_order()
+    assert sorted(order) == sorted(p.stem for p in (DOCS / "chapters").glob("*.md"))
+    assert in_map == order
+
+
 def test_every_labelled_equation_has_one_row():
     labels = _labels()
     mapped = [label for row_labels, _ in _rows() for label in row_labels]

@@ -7,8 +7,10 @@ shared doctrees are untouched):
   page's toctrees stand inside its last section, so every chapter would be a *section* of
   that section (3.1, 3.2, ...) and its equations would be numbered (3.x) instead of the HTML
   book's (1.x). Here the root page's own text becomes one unnumbered opening chapter under the
-  page's title; the documents of a ``:numbered:`` toctree follow as chapters 1, 2, ...; the
-  documents of an unnumbered toctree (the reference pages) follow as appendices A, B, ...
+  page's title; the documents of an unnumbered toctree before the numbered one (Before you
+  start) follow as unnumbered chapters, their equations numbered 1, 2, ... as in the HTML; the
+  documents of a ``:numbered:`` toctree follow as chapters 1, 2, ...; the documents of the
+  unnumbered toctrees after it (the appendix, the reference pages) follow as appendices A, B, ...
 - **Wide equations.** In the HTML book a long equation scrolls sideways; on paper it would run
   into the margin. Sphinx writes each display equation as ``\\begin{split}...\\end{split}``
   inside ``equation(*)``; the translator here writes the same lines as ``aligned`` (which may
@@ -75,9 +77,19 @@ def book_structure(tree: nodes.document) -> None:
     opening.extend(root.children[1:])
     del root.children[1:]
     root += [_latex(r"\setcounter{secnumdepth}{-1}"), opening, _latex(r"\setcounter{secnumdepth}{2}")]
-    in_appendix = False
+    in_appendix = seen_numbered = False
     for wrapper in wrappers:
         numbered = any(toctree.get("numbered") for toctree in wrapper.findall(addnodes.toctree))
+        seen_numbered = seen_numbered or numbered
+        if not seen_numbered:
+            # before the chapters: unnumbered chapters, equations (1), (2), ... as in the HTML
+            root += [
+                _latex(r"\setcounter{secnumdepth}{-1}\let\rnndocsavedeq\theequation"
+                       r"\renewcommand{\theequation}{\arabic{equation}}"),
+                wrapper,
+                _latex(r"\setcounter{secnumdepth}{2}\let\theequation\rnndocsavedeq"),
+            ]  # fmt: skip
+            continue
         if not numbered and not in_appendix:
             # numbers in the appendices carry their letter, (A.1), as Sphinx's carry \arabic{chapter}
             root += _latex(

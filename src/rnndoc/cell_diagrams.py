@@ -8,21 +8,26 @@ from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from .colors import NETWORK_COLORS, NODE_COLORS
 
-__all__ = ["draw_gru_cell", "draw_gru_gates", "draw_lstm_cell", "draw_lstm_gates"]
+__all__ = ["draw_gru_cell", "draw_gru_gates", "draw_lstm_cell", "draw_lstm_deltas", "draw_lstm_gates"]
 
 
-def _op(ax, xy, text, radius=0.22):
+def _op(ax, xy, text, radius=0.22, fontsize=12):
     from matplotlib.patches import Circle  # noqa: PLC0415 (only the cell diagrams use it)
 
     ax.add_patch(Circle(xy, radius, facecolor="white", edgecolor="0.25", lw=1.2))
-    ax.text(*xy, text, ha="center", va="center", fontsize=12)
+    ax.text(*xy, text, ha="center", va="center", fontsize=fontsize)
 
 
-def _gate(ax, xy, text, color):
+def _gate(ax, xy, text, color, width=0.95):
     x, y = xy
     ax.add_patch(
         FancyBboxPatch(
-            (x - 0.34, y - 0.24), 0.68, 0.48, boxstyle="round,pad=0.02", facecolor=color, edgecolor="0.25"
+            (x - width / 2, y - 0.24),
+            width,
+            0.48,
+            boxstyle="round,pad=0.02",
+            facecolor=color,
+            edgecolor="0.25",
         )
     )
     ax.text(x, y, text, ha="center", va="center", fontsize=10)
@@ -44,7 +49,9 @@ def _line(ax, points, label="", offset=(0.0, 0.18), arrow=True):
 
 
 def _cell_figure(width: float) -> tuple[matplotlib.figure.Figure, Axes]:
-    fig = matplotlib.figure.Figure(figsize=(width, 4.0), layout="constrained")
+    # under 5 inches wide, no text below 10 points: shown at a phone's width (about 330 px of a
+    # 390 px screen), the smallest letters stay above 9 px
+    fig = matplotlib.figure.Figure(figsize=(width, 0.55 * width), layout="constrained")
     ax = fig.add_subplot()
     ax.set_axis_off()
     ax.set_aspect("equal")
@@ -75,7 +82,7 @@ def draw_lstm_cell() -> matplotlib.figure.Figure:
     """
     from matplotlib.patches import Arc  # noqa: PLC0415 (only this diagram hops a wire)
 
-    fig, ax = _cell_figure(7.5)
+    fig, ax = _cell_figure(4.7)
     ax.set_xlim(-0.6, 8.2)
     ax.set_ylim(-0.9, 3.3)
     gates = {"i": (1.2, 0.9), "f": (2.4, 0.9), "g": (3.9, 0.9), "o": (5.3, 0.9)}
@@ -86,11 +93,11 @@ def draw_lstm_cell() -> matplotlib.figure.Figure:
         "o": NODE_COLORS["gate"],
     }
     for name, xy in gates.items():
-        _gate(ax, xy, (r"tanh" if name == "g" else r"$\sigma$") + f" ({name})", colors[name])
+        _gate(ax, xy, (r"tanh" if name == "g" else r"$\sigma$") + f" ({name})", colors[name],
+              width=1.1 if name == "g" else 0.95)  # fmt: skip
     # inputs: x_t and h_(t-1), stacked into one vector, feed every gate from below
-    ax.text(0.0, -0.65, r"$[x_t;\ h_{t-1}]$", ha="center", fontsize=11)
+    ax.text(0.0, -0.5, r"$[x_t;\ h_{t-1}]$", ha="center", va="top", fontsize=11)
     ax.plot([0.0, 5.3], [-0.35, -0.35], color="0.25", lw=1.3)
-    ax.plot([0.0, 0.0], [-0.45, -0.35], color="0.25", lw=1.3)
     for xy in gates.values():
         _line(ax, [(xy[0], -0.35), (xy[0], xy[1] - 0.25)])
     # the cell state along the top: times f, then plus i * g
@@ -112,7 +119,7 @@ def draw_lstm_cell() -> matplotlib.figure.Figure:
     _op(ax, (6.3, 0.9), r"$\times$")
     _line(ax, [(6.3, 2.6), (6.3, 2.15)])
     _line(ax, [(6.3, 1.65), (6.3, 1.12)])
-    _line(ax, [(5.64, 0.9), (6.08, 0.9)])
+    _line(ax, [(5.8, 0.9), (6.08, 0.9)])
     _line(ax, [(6.52, 0.9), (7.9, 0.9)], r"$h_t$", offset=(0.0, 0.15))
     return fig
 
@@ -134,39 +141,38 @@ def draw_gru_cell() -> matplotlib.figure.Figure:
     >>> r"$\sigma$ (r)" in texts and r"$\sigma$ (z)" in texts and "tanh (n)" in texts
     True
     """
-    fig, ax = _cell_figure(7.0)
+    fig, ax = _cell_figure(4.7)
     ax.set_xlim(-0.8, 7.6)
     ax.set_ylim(-0.9, 3.3)
     # z on the left, r on the right: the z wires run above the r gate, the r wire below, so
     # no two wires cross.
     _gate(ax, (1.2, 0.9), r"$\sigma$ (z)", NODE_COLORS["gate"])
     _gate(ax, (2.4, 0.9), r"$\sigma$ (r)", NODE_COLORS["gate"])
-    _gate(ax, (4.2, 0.9), "tanh (n)", NODE_COLORS["tanh"])
-    ax.text(0.0, -0.65, r"$[x_t;\ h_{t-1}]$", ha="center", fontsize=11)
+    _gate(ax, (4.2, 0.9), "tanh (n)", NODE_COLORS["tanh"], width=1.1)
+    ax.text(0.0, -0.5, r"$[x_t;\ h_{t-1}]$", ha="center", va="top", fontsize=11)
     ax.plot([0.0, 2.4], [-0.35, -0.35], color="0.25", lw=1.3)
-    ax.plot([0.0, 0.0], [-0.45, -0.35], color="0.25", lw=1.3)
     for x in (1.2, 2.4):
         _line(ax, [(x, -0.35), (x, 0.65)])
     # the candidate: r multiplies W_hn h + b_hn; x's part is added inside the tanh
     _op(ax, (4.2, 0.1), r"$\times$")
-    ax.text(4.2, -0.62, r"$W_{hn}h_{t-1}+b_{hn}$", ha="center", fontsize=9)
+    ax.text(4.2, -0.62, r"$W_{hn}h_{t-1}+b_{hn}$", ha="center", fontsize=10)
     _line(ax, [(4.2, -0.4), (4.2, -0.12)])
-    _line(ax, [(2.74, 0.9), (3.3, 0.9), (3.3, 0.1), (3.98, 0.1)])
+    _line(ax, [(2.88, 0.9), (3.3, 0.9), (3.3, 0.1), (3.98, 0.1)])
     ax.text(3.38, 0.42, "$r_t$", fontsize=10, va="center")
     _line(ax, [(4.2, 0.32), (4.2, 0.65)])
-    _line(ax, [(5.3, 0.9), (4.56, 0.9)])
-    ax.text(5.35, 0.9, r"$W_{in}x_t+b_{in}$", ha="left", va="center", fontsize=9)
+    _line(ax, [(5.3, 0.9), (4.77, 0.9)])
+    ax.text(5.35, 0.9, r"$W_{in}x_t+b_{in}$", ha="left", va="center", fontsize=10)
     # the state along the top: h_t = z * h_(t-1) + (1 - z) * n
     _op(ax, (1.2, 2.6), r"$\times$")
     _op(ax, (4.9, 2.6), "+")
     _op(ax, (4.2, 1.75), r"$\times$")
-    _op(ax, (2.7, 1.75), r"$1-$", radius=0.25)
+    _op(ax, (2.7, 1.75), r"$1-$", radius=0.3, fontsize=10)
     _line(ax, [(-0.6, 2.6), (0.98, 2.6)], r"$h_{t-1}$", offset=(-1.1, 0.12))
     _line(ax, [(1.2, 1.15), (1.2, 2.38)])
     ax.text(1.0, 1.45, "$z_t$", fontsize=10, ha="right", va="center")
     ax.plot([1.2], [1.75], "o", ms=4, color="0.25")  # the z wire branches here
-    _line(ax, [(1.2, 1.75), (2.45, 1.75)])
-    _line(ax, [(2.95, 1.75), (3.98, 1.75)])
+    _line(ax, [(1.2, 1.75), (2.4, 1.75)])
+    _line(ax, [(3.0, 1.75), (3.98, 1.75)])
     ax.text(3.45, 1.87, "$1 - z_t$", fontsize=10, ha="center", va="bottom")
     _line(ax, [(4.2, 1.15), (4.2, 1.53)])
     ax.text(4.28, 1.32, "$n_t$", fontsize=10, ha="left", va="center")
@@ -356,4 +362,77 @@ def draw_gru_gates() -> matplotlib.figure.Figure:
     _wire(ax, [(x_n, 0.95), (x_n, row - 0.5)])
     ax.text(x_n, 0.8, r"$x_t$", ha="center", va="top", fontsize=10)
     _bus(ax, [x_z, x_r])
+    return fig
+
+
+def draw_lstm_deltas() -> matplotlib.figure.Figure:
+    r"""Draw the two deltas flowing back through one LSTM step (no projection), right to left.
+
+    Top, in the LSTM's colour: the cell path. What step :math:`t+1` sends back,
+    :math:`\delta c_{t+1} \odot f_{t+1}`, and what comes from :math:`h_t` through
+    :math:`m_t = o_t \odot \tanh c_t`, :math:`\delta h_t \odot o_t \odot (1 - \tanh^2 c_t)`, add up
+    to :math:`\delta c_t`; times :math:`f_t` it goes on to step :math:`t - 1`. Bottom: the hidden
+    path. :math:`\partial \mathcal{L} / \partial\,\mathrm{output}_t` and what step :math:`t+1` sends
+    back, :math:`\delta a_{t+1} W_{hh}`, add up to :math:`\delta h_t`. :math:`\delta c_t` (for i, f, g)
+    and :math:`\delta h_t` (for o) give the gate deltas :math:`\delta a_t`, and :math:`\delta a_t W_{hh}`
+    goes on to step :math:`t - 1`: equations ``eq-lstm-deltas`` and ``eq-lstm-gate-deltas`` of
+    the LSTM-backward chapter. Fills as in :func:`draw_lstm_gates`. Sized for a phone: no text
+    below 9 points on a figure under 4.5 inches wide.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> from rnndoc.cell_diagrams import draw_lstm_deltas
+    >>> texts = [t.get_text() for t in draw_lstm_deltas().axes[0].texts]
+    >>> r"$\delta c_t$" in texts and r"$\delta h_t$" in texts
+    True
+    >>> min(t.get_fontsize() for t in draw_lstm_deltas().axes[0].texts) >= 9
+    True
+    """
+    fig, ax = _phone_figure((-0.4, 9.4), (-1.0, 6.5))
+    cell = NETWORK_COLORS["LSTM"]
+    top, low = 5.0, 1.0
+    x_f, x_down, x_join, x_h, x_w = 1.7, 4.1, 6.6, 8.2, 0.9
+    ax.text(-0.3, 6.3, "to step $t-1$", ha="left", va="top", fontsize=9.5)
+    ax.text(9.3, 6.3, "from step $t+1$", ha="right", va="top", fontsize=9.5)
+    # the cell path, right to left: + (the h side joins) -> x f_t -> out
+    _wire(ax, [(9.3, top), (x_join + 0.3, top)], color=cell, lw=3)
+    ax.text(9.3, top + 0.22, r"$\delta c_{t+1} \odot f_{t+1}$", ha="right", va="bottom", fontsize=10.5,
+            color=cell)  # fmt: skip
+    _node(ax, (x_join, top), "+")
+    _wire(ax, [(x_join - 0.3, top), (x_f + 0.3, top)], color=cell, lw=3)
+    ax.text((x_join + x_down) / 2, top + 0.22, r"$\delta c_t$", ha="center", va="bottom", fontsize=11,
+            color=cell)  # fmt: skip
+    _node(ax, (x_f, top), r"$\times$")
+    _wire(ax, [(x_f, 3.9), (x_f, top - 0.3)])
+    ax.text(x_f + 0.12, 4.0, "$f_t$", ha="left", va="bottom", fontsize=10.5)
+    _wire(ax, [(x_f - 0.3, top), (-0.3, top)], color=cell, lw=3)
+    ax.text(-0.3, top + 0.22, r"$\delta c_t \odot f_t$", ha="left", va="bottom", fontsize=10.5, color=cell)
+    # the hidden path, right to left: + (the loss joins) -> branch -> gate deltas -> W_hh -> out
+    _wire(ax, [(9.3, low), (x_h + 0.3, low)])
+    ax.text(9.3, low + 0.42, r"$\delta a_{t+1} W_{hh}$", ha="right", va="bottom", fontsize=10.5)
+    _node(ax, (x_h, low), "+")
+    _wire(ax, [(x_h, -0.35), (x_h, low - 0.3)])
+    ax.text(x_h, -0.45, r"$\partial \mathcal{L} / \partial\,\mathrm{output}_t$", ha="center", va="top",
+            fontsize=10.5)  # fmt: skip
+    _wire(ax, [(x_h - 0.3, low), (4.95, low)])
+    ax.text((x_h + x_join) / 2 - 0.05, low - 0.22, r"$\delta h_t$", ha="center", va="top", fontsize=11)
+    ax.text(5.6, low - 0.22, r"$\delta o$", ha="center", va="top", fontsize=10.5)
+    # delta h_t through m_t = o_t tanh(c_t) into the cell path
+    ax.plot([x_join], [low], "o", ms=4, color=_WIRE)
+    _wire(ax, [(x_join, low), (x_join, 2.55)])
+    _box(ax, (x_join, 3.05), r"$\times\ o_t \odot \tanh' c_t$", "", NODE_COLORS["tanh"], width=2.5)
+    _wire(ax, [(x_join, 3.6), (x_join, top - 0.3)])
+    # delta c_t down into the gate deltas of i, f, g
+    ax.plot([x_down], [top], "o", ms=4, color=cell)
+    _wire(ax, [(x_down, top), (x_down, low + 0.55)], color=cell)
+    ax.text(x_down - 0.12, 3.3, r"$\delta i, \delta f, \delta g$", ha="right", va="center", fontsize=10)
+    _box(ax, (3.25, low), r"$\delta a_t$", "", NODE_COLORS["gate"], width=3.3)
+    _node(ax, (x_w, low), r"$W_{hh}$", radius=0.42)
+    _wire(ax, [(1.6, low), (x_w + 0.42, low)])
+    _wire(ax, [(x_w - 0.42, low), (-0.3, low)])
+    ax.text(-0.3, low - 0.6, r"$\delta a_t W_{hh}$", ha="left", va="top", fontsize=10.5)
     return fig

@@ -9,7 +9,7 @@ import matplotlib.colors
 
 from ._validate import check_sequence, check_str
 
-__all__ = ["NETWORK_COLORS", "NODE_COLORS", "network_colors"]
+__all__ = ["DIRECTION_COLORS", "NETWORK_COLORS", "NODE_COLORS", "STEP_FILL", "network_colors"]
 
 #: One colour per kind of network, the same in every figure of the book.
 NETWORK_COLORS = {
@@ -25,6 +25,23 @@ NODE_COLORS = {
     "gate": "#fde2c4",
     "tanh": "#cfe3f6",
 }
+
+
+#: One colour per direction of a bidirectional layer, in the layer diagrams (hues no network uses).
+DIRECTION_COLORS = {
+    "forward": "#9467bd",
+    "reverse": "#8c564b",
+}
+
+#: The fill of a real time step of a padded batch or of a ``PackedSequence``'s ``data`` (padding
+#: is left white).
+STEP_FILL = "#fff3b0"
+
+
+def _light(color: str, mix: float = 0.75) -> str:
+    """``color`` mixed with ``mix`` white: the fill of a box drawn in ``color``."""
+    red, green, blue = ((1 - mix) * c + mix for c in matplotlib.colors.to_rgb(color))
+    return matplotlib.colors.to_hex((red, green, blue))
 
 
 def network_colors(labels: Sequence[str]) -> dict[str, str | None]:

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 import matplotlib.figure
 
 from ._validate import check_choice, check_float, check_int, check_mapping, check_sequence
+from .gradient_plots import _PHONE_WIDTH
 
 __all__ = ["plot_derivation_costs"]
 
@@ -71,7 +72,7 @@ def plot_derivation_costs(costs: Mapping[tuple[int, str], Sequence[dict]]) -> ma
     costs = _check_costs(costs)
     hidden_sizes = sorted({h for h, _ in costs})
     colors = dict(zip(hidden_sizes, ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"], strict=False))
-    fig = matplotlib.figure.Figure(figsize=(6.4, 4.2), layout="constrained")
+    fig = matplotlib.figure.Figure(figsize=(_PHONE_WIDTH, 4.2), layout="constrained")
     ax = fig.add_subplot()
     for (h, method), points in costs.items():
         lengths = [p["length"] for p in points]
@@ -90,6 +91,6 @@ def plot_derivation_costs(costs: Mapping[tuple[int, str], Sequence[dict]]) -> ma
     by_method += [Line2D([], [], alpha=0, label=" ")] * (columns - len(by_method))
     # the legend fills column by column: pair them so that row 1 is the colours, row 2 the styles
     handles = [handle for pair in zip(by_size, by_method, strict=True) for handle in pair]
-    fig.legend(handles=handles, loc="outside lower center", ncols=columns, fontsize=8, frameon=False,
-               handlelength=3)  # fmt: skip
+    fig.legend(handles=handles, loc="outside lower center", ncols=columns, fontsize=9.5, frameon=False,
+               handlelength=2.2, columnspacing=1.0)  # fmt: skip
     return fig

@@ -12,6 +12,11 @@ from .colors import network_colors
 
 __all__ = ["plot_gradient_norms", "plot_step_gradients", "plot_truncation"]
 
+#: The width of the book's plots, in inches: with matplotlib's 10-point tick labels and legends
+#: of at least 9.5 points, shown at a phone's width (330 px of a 390 px screen) the
+#: smallest text stays above 9 px.
+_PHONE_WIDTH = 4.6
+
 
 def plot_gradient_norms(
     curves: dict[str, Sequence[float]], bounds: dict[str, float] | None = None
@@ -60,7 +65,7 @@ def plot_gradient_norms(
     unknown = sorted(set(bounds) - set(curves))
     if unknown:
         raise ValueError(f"bounds must be keyed by curve labels {sorted(curves)}, got {unknown}")
-    fig = matplotlib.figure.Figure(figsize=(6.4, 4.4), layout="constrained")
+    fig = matplotlib.figure.Figure(figsize=(_PHONE_WIDTH, 4.4), layout="constrained")
     ax = fig.add_subplot()
     colors = network_colors(list(curves))  # the book's colour for each network
     halo = [patheffects.Stroke(linewidth=3.2, foreground="white"), patheffects.Normal()]
@@ -78,7 +83,7 @@ def plot_gradient_norms(
     ax.set_xlabel("distance T - t (steps)")
     ax.set_ylabel(r"$\|\partial h_T / \partial h_t\|_2$")
     ax.grid(True, which="major", alpha=0.3)
-    fig.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
+    fig.legend(loc="outside lower center", ncols=2, fontsize=9.5, frameon=False)
     return fig
 
 
@@ -123,7 +128,7 @@ def plot_truncation(lengths: Sequence[int], errors: Sequence[float]) -> matplotl
     errors = check_numbers("errors", errors, len(lengths))
     if min(errors) < 0:
         raise ValueError(f"errors must be at least 0 (they are norms), got {min(errors)}")
-    fig = matplotlib.figure.Figure(figsize=(6.4, 3.6), layout="constrained")
+    fig = matplotlib.figure.Figure(figsize=(_PHONE_WIDTH, 3.4), layout="constrained")
     ax = fig.add_subplot()
     points = list(zip(lengths, errors, strict=True))
     nonzero = [k for k, e in points if e > 0], [e for _, e in points if e > 0]
@@ -137,7 +142,7 @@ def plot_truncation(lengths: Sequence[int], errors: Sequence[float]) -> matplotl
     ax.set_xlabel("chunk length k (steps between detaches)")
     ax.set_ylabel(r"$\|G_k - G\|_2 \,/\, \|G\|_2$")
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=9)
+    ax.legend(fontsize=9.5)
     return fig
 
 
@@ -185,7 +190,7 @@ def plot_step_gradients(
             )
         for row in checked:
             check_numbers(f"panels[{title!r}]", row)
-    fig = matplotlib.figure.Figure(figsize=(6.4, 3.2), layout="constrained")
+    fig = matplotlib.figure.Figure(figsize=(_PHONE_WIDTH, 3.4), layout="constrained")
     axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
     for ax, (title, rows) in zip(axes, panels.items(), strict=True):
         for label, norms in zip(labels, rows, strict=True):
@@ -194,6 +199,6 @@ def plot_step_gradients(
         ax.set_xlabel("step t")
         ax.grid(True, alpha=0.3)
     axes[0].set_ylabel(r"$\|\partial \mathcal{L} / \partial x_t\|_2$")
-    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=len(labels),
-               fontsize=8, frameon=False)  # fmt: skip
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=min(3, len(labels)),
+               fontsize=9.5, frameon=False)  # fmt: skip
     return fig

@@ -1,7 +1,9 @@
 """Figures the chapters draw, from the package's own numbers (matplotlib).
 
 Drawn here: the unrolled network and the finite-difference error. The LSTM and GRU cell
-diagrams (and what each gate decides) are in :mod:`rnndoc.cell_diagrams`, the gradient norms and the truncation gaps in
+diagrams (what each gate decides, and the deltas of one LSTM step backward) are in
+:mod:`rnndoc.cell_diagrams`, the layouts of bidirectional, stacked and packed layers in
+:mod:`rnndoc.layer_diagrams`, the gradient norms and the truncation gaps in
 :mod:`rnndoc.gradient_plots`, the cost of the symbolic derivation in
 :mod:`rnndoc.derivation_cost_plot`; all are re-exported here.
 """
@@ -14,15 +16,21 @@ import matplotlib.figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from ._validate import check_float, check_numbers, check_sequence, check_str
-from .cell_diagrams import draw_gru_cell, draw_gru_gates, draw_lstm_cell, draw_lstm_gates
+from .cell_diagrams import draw_gru_cell, draw_gru_gates, draw_lstm_cell, draw_lstm_deltas, draw_lstm_gates
+from .colors import NETWORK_COLORS, STEP_FILL, _light
 from .derivation_cost_plot import plot_derivation_costs
-from .gradient_plots import plot_gradient_norms, plot_step_gradients, plot_truncation
+from .gradient_plots import _PHONE_WIDTH, plot_gradient_norms, plot_step_gradients, plot_truncation
+from .layer_diagrams import draw_bidirectional, draw_h_n_rows, draw_packed
 
 __all__ = [
+    "draw_bidirectional",
     "draw_gru_cell",
     "draw_gru_gates",
+    "draw_h_n_rows",
     "draw_lstm_cell",
+    "draw_lstm_deltas",
     "draw_lstm_gates",
+    "draw_packed",
     "draw_unrolled",
     "plot_derivation_costs",
     "plot_finite_difference_error",
@@ -32,16 +40,20 @@ __all__ = [
 ]
 
 
-_BOX_WIDTH, _BOX_HEIGHT = 1.3, 0.62
+# The unrolled network is drawn in inches (one data unit = one inch), a column per step 1.15 inch
+# wide and no text below 10 points: for three steps it is under 4.6 inches wide, so that shown at a
+# phone's width (about 330 px of a 390 px screen) its smallest letters stay above 9 px.
+_BOX_WIDTH, _BOX_HEIGHT, _STEP = 0.78, 0.5, 1.15
 
 
 def _node(ax, xy, text, color, value=None):
     x, y = xy
+    height = _BOX_HEIGHT if value is None else _BOX_HEIGHT + 0.32
     ax.add_patch(
         FancyBboxPatch(
-            (x - _BOX_WIDTH / 2, y - _BOX_HEIGHT / 2),
+            (x - _BOX_WIDTH / 2, y - height / 2),
             _BOX_WIDTH,
-            _BOX_HEIGHT,
+            height,
             boxstyle="round,pad=0.02",
             facecolor=color,
             edgecolor="0.25",
@@ -50,12 +62,13 @@ def _node(ax, xy, text, color, value=None):
     if value is None:
         ax.text(x, y, text, ha="center", va="center", fontsize=11)
     else:
-        ax.text(x, y + 0.12, text, ha="center", va="center", fontsize=11)
-        ax.text(x, y - 0.15, value, ha="center", va="center", fontsize=8, color="0.2")
+        ax.text(x, y + 0.22, text, ha="center", va="center", fontsize=11)
+        ax.text(x, y - 0.1, value, ha="center", va="center", fontsize=10, color="0.15", linespacing=1.1)
 
 
 def _arrow(ax, start, end, label="", offset=(0.0, 0.0)):
-    ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=14, color="0.25", lw=1.3))
+    ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=12, color="0.25", lw=1.3,
+                                 shrinkA=0, shrinkB=0))  # fmt: skip
     if label:
         mx, my = (start[0] + end[0]) / 2 + offset[0], (start[1] + end[1]) / 2 + offset[1]
         ax.text(mx, my, label, ha="center", va="center", fontsize=10, color="0.15")
@@ -69,14 +82,16 @@ def draw_unrolled(
     r"""Draw the RNN unrolled over time: inputs, hidden states, loss terms and shared weights.
 
     Column t holds :math:`x_t` (bottom), :math:`h_t` (middle) and :math:`\ell_t` (top);
-    every arrow into :math:`h_t` carries the same :math:`W_{ih}` and :math:`W_{hh}`.
+    every arrow into :math:`h_t` carries the same :math:`W_{ih}` and :math:`W_{hh}`. The states
+    are filled in the tanh RNN's colour (:data:`rnndoc.colors.NETWORK_COLORS`, lightened), the
+    inputs as a time step of data (:data:`rnndoc.colors.STEP_FILL`).
 
     Parameters
     ----------
     tokens : sequence of str, length L
         Token names, one per step (e.g. ``"ABC"``).
     hidden : sequence of sequences of float, shape (L, H), optional
-        Hidden-state values to print in each :math:`h_t` box (4 decimals).
+        Hidden-state values to print in each :math:`h_t` box (4 decimals, one per line).
     h_0 : sequence of float, shape (H,), optional
         Initial-state values to print in the :math:`h_0` box.
 
@@ -109,25 +124,29 @@ def draw_unrolled(
         hidden = [check_numbers(f"hidden[{t}]", row) for t, row in enumerate(hidden)]
     h_0 = None if h_0 is None else check_numbers("h_0", h_0)
 
-    def show(values):
-        return None if values is None else "(" + ", ".join(f"{v:.4f}" for v in values) + ")"
+    def show(values):  # one value per line, so that a box stays narrow
+        return None if values is None else "\n".join(f"{v:.4f}" for v in values)
 
-    length, step = len(tokens), 2.2
-    fig = matplotlib.figure.Figure(figsize=(1.9 * (length + 1), 3.6), layout="constrained")
-    ax = fig.add_subplot()
+    length = len(tokens)
+    values_height = 0.32 * max(0, max(len(v) for v in [h_0 or [], *(hidden or [])]) - 2)
+    xlim, ylim = (-0.5, _STEP * length + 0.5), (-0.35, 3.05 + values_height)
+    fig = matplotlib.figure.Figure(figsize=(xlim[1] - xlim[0], ylim[1] - ylim[0]))
+    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
     ax.set_axis_off()
-    ax.set_xlim(-0.8, step * length + 0.8)
-    ax.set_ylim(-0.55, 3.45)
-    _node(ax, (0, 1.5), "$h_0$", "#e8e8e8", show(h_0))
+    ax.set_xlim(*xlim)
+    ax.set_ylim(*ylim)
+    y_h, y_loss = 1.4, 2.75 + values_height
+    state = _light(NETWORK_COLORS["tanh RNN"])
+    _node(ax, (0, y_h), "$h_0$", state, show(h_0))
     half = _BOX_WIDTH / 2
     for t in range(1, length + 1):
-        x = step * t
-        _node(ax, (x, 0), f"$x_{t}$ = {tokens[t - 1]}", "#cfe3f6")
-        _node(ax, (x, 1.5), f"$h_{t}$", "#fde2c4", show(None if hidden is None else hidden[t - 1]))
-        _node(ax, (x, 3.0), rf"$\ell_{t}$", "#d9f2d9")
-        _arrow(ax, (x, 0.33), (x, 1.17), "$W_{ih}$", offset=(0.3, 0))
-        _arrow(ax, (x - step + half, 1.5), (x - half, 1.5), "$W_{hh}$", offset=(0, 0.2))
-        _arrow(ax, (x, 1.83), (x, 2.67))
+        x = _STEP * t
+        _node(ax, (x, 0), f"$x_{t}$ = {tokens[t - 1]}", STEP_FILL)
+        _node(ax, (x, y_h), f"$h_{t}$", state, show(None if hidden is None else hidden[t - 1]))
+        _node(ax, (x, y_loss), rf"$\ell_{t}$", "white")
+        _arrow(ax, (x, 0.27), (x, y_h - 0.44), "$W_{ih}$", offset=(0.3, 0))
+        _arrow(ax, (x - _STEP + half + 0.02, y_h), (x - half - 0.02, y_h), "$W_{hh}$", offset=(0, 0.16))
+        _arrow(ax, (x, y_h + 0.44), (x, y_loss - 0.27))
     return fig
 
 
@@ -165,7 +184,7 @@ def plot_finite_difference_error(
     eps = check_numbers("eps", eps, positive=True)
     error = check_numbers("error", error, len(eps))
     chosen = None if chosen is None else check_float("chosen", chosen, positive=True)
-    fig = matplotlib.figure.Figure(figsize=(6, 3.6), layout="constrained")
+    fig = matplotlib.figure.Figure(figsize=(_PHONE_WIDTH, 3.4), layout="constrained")
     ax = fig.add_subplot()
     ax.loglog(eps, error, "o-", color="#1f77b4", label="max |finite difference - sympy|")
     if chosen is not None:
@@ -173,5 +192,5 @@ def plot_finite_difference_error(
     ax.set_xlabel(r"step $\varepsilon$")
     ax.set_ylabel("largest absolute error")
     ax.grid(True, which="major", alpha=0.3)
-    fig.legend(loc="outside lower center", ncols=2, fontsize=9, frameon=False)
+    fig.legend(loc="outside lower center", ncols=2, fontsize=9.5, frameon=False)
     return fig

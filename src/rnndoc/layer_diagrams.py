@@ -1,0 +1,270 @@
+"""Diagrams of what PyTorch's recurrent layers return (matplotlib): the two directions of a
+bidirectional layer, the rows of ``h_n``, and a ``PackedSequence``; :mod:`rnndoc.plots`
+re-exports them.
+
+Each function draws the facts it is given (positions, rows, the packed order): a chapter
+measures them on a real module or ``PackedSequence``, asserts them, and passes them in, so
+that a figure cannot show a layout that PyTorch does not produce. Sized for a phone, like the
+gate diagrams of :mod:`rnndoc.cell_diagrams`: no text below 9 points on a figure under 4.5
+inches wide.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import matplotlib.figure
+from matplotlib.patches import FancyBboxPatch, Rectangle
+
+from ._validate import check_choice, check_int, check_sequence, check_str
+from .cell_diagrams import _phone_figure, _wire
+from .colors import DIRECTION_COLORS, STEP_FILL, _light
+
+__all__ = ["draw_bidirectional", "draw_h_n_rows", "draw_packed"]
+
+_EDGE = "0.25"
+_DIRECTIONS = ("forward", "reverse")
+
+
+def _state(ax, xy, text, color, width=1.3, height=0.8, fontsize=11, **font):
+    x, y = xy
+    ax.add_patch(
+        FancyBboxPatch((x - width / 2, y - height / 2), width, height, boxstyle="round,pad=0.03",
+                       facecolor=_light(color), edgecolor=color, lw=1.6, zorder=2)
+    )  # fmt: skip
+    ax.text(x, y, text, ha="center", va="center", fontsize=fontsize, zorder=3, **font)
+
+
+def draw_bidirectional(length: int, forward_final: int, reverse_final: int) -> matplotlib.figure.Figure:
+    r"""Draw a bidirectional layer over ``length`` steps, and where its two final states sit.
+
+    The forward direction (bottom row of states) reads :math:`x_1, \dots, x_T` left to right,
+    the reverse direction (the row above it) reads them right to left; ``output[k]`` (top) is
+    the two states at position k side by side. ``h_n[0]``, the forward direction's final state,
+    is drawn over position ``forward_final``, and ``h_n[1]``, the reverse direction's, over
+    position ``reverse_final``: pass the positions measured on a module (for ``nn.RNN``,
+    ``length - 1`` and 0). Colours: :data:`rnndoc.colors.DIRECTION_COLORS`.
+
+    Parameters
+    ----------
+    length : int, 2 to 5
+        The number of steps T.
+    forward_final, reverse_final : int, 0 to ``length - 1``
+        The output positions whose forward half is ``h_n[0]`` and whose reverse half is ``h_n[1]``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    TypeError
+        If an argument is not an int.
+    ValueError
+        If ``length`` is outside 2 to 5 or a position outside 0 to ``length - 1``.
+
+    Examples
+    --------
+    >>> from rnndoc.layer_diagrams import draw_bidirectional
+    >>> ax = draw_bidirectional(4, forward_final=3, reverse_final=0).axes[0]
+    >>> [round(t.get_position()[0], 2) for t in ax.texts if t.get_text() == "h_n[1]"]
+    [2.76]
+    >>> min(t.get_fontsize() for t in ax.texts) >= 9
+    True
+    """
+    length = check_int("length", length, minimum=2, maximum=5)
+    forward_final = check_int("forward_final", forward_final, minimum=0, maximum=length - 1)
+    reverse_final = check_int("reverse_final", reverse_final, minimum=0, maximum=length - 1)
+    fig, ax = _phone_figure((-0.2, 9.0), (-0.2, 8.2))
+    xs = [2.4 + 1.8 * k for k in range(length)]
+    forward, reverse = DIRECTION_COLORS["forward"], DIRECTION_COLORS["reverse"]
+    y_x, y_f, y_r, y_out, y_hn = 0.3, 2.0, 3.6, 5.4, 7.4
+    ax.text(0.0, y_x, "input", ha="left", va="center", fontsize=10)
+    ax.text(0.0, y_f, "forward", ha="left", va="center", fontsize=10, color=forward)
+    ax.text(0.0, y_r, "reverse", ha="left", va="center", fontsize=10, color=reverse)
+    ax.text(0.0, y_out, "output", ha="left", va="center", fontsize=10, family="monospace")
+    for k, x in enumerate(xs):
+        ax.text(x, y_x, f"$x_{k + 1}$", ha="center", va="center", fontsize=11)
+        _wire(ax, [(x, y_x + 0.3), (x, y_f - 0.42)])
+        _state(ax, (x, y_f), rf"$\overrightarrow{{h}}_{k + 1}$", forward)
+        _state(ax, (x, y_r), rf"$\overleftarrow{{h}}_{k + 1}$", reverse)
+        # output[k]: the two halves side by side, forward first
+        for half, color in ((-0.36, forward), (0.36, reverse)):
+            ax.add_patch(Rectangle((x + half - 0.36, y_out - 0.32), 0.72, 0.64, facecolor=_light(color),
+                                   edgecolor=color, lw=1.6))  # fmt: skip
+        ax.text(x, y_out + 0.55, f"[{k}]", ha="center", va="bottom", fontsize=10)
+        _wire(ax, [(x - 0.36, y_f + 0.42), (x - 0.36, y_out - 0.34)], color=forward)
+        _wire(ax, [(x + 0.36, y_r + 0.42), (x + 0.36, y_out - 0.34)], color=reverse)
+    for left, right in itertools.pairwise(xs):
+        _wire(ax, [(left + 0.66, y_f), (right - 0.66, y_f)], color=forward, lw=2)  # reads left to right
+        _wire(ax, [(right - 0.66, y_r), (left + 0.66, y_r)], color=reverse, lw=2)  # right to left
+    # the final states: h_n[0] over the forward half, h_n[1] over the reverse half
+    for name, position, color, half in (("h_n[0]", forward_final, forward, -0.36),
+                                        ("h_n[1]", reverse_final, reverse, 0.36)):  # fmt: skip
+        x = xs[position] + half
+        _state(ax, (x, y_hn), name, color, width=1.5, fontsize=10, family="monospace")
+        ax.plot([x, x], [y_out + 0.34, y_hn - 0.42], color=color, lw=1.6, ls="--")
+    return fig
+
+
+def draw_h_n_rows(rows: Sequence[tuple[int, str]], notes: Sequence[str]) -> matplotlib.figure.Figure:
+    """Draw the rows of ``h_n``: which layer and direction each holds, and a note per row.
+
+    Row k is drawn as one box, filled in its direction's colour
+    (:data:`rnndoc.colors.DIRECTION_COLORS`) and labelled with its layer; a brace to the right
+    groups each layer's rows. Pass the rows measured on a module (for a two-layer bidirectional
+    layer, ``[(0, "forward"), (0, "reverse"), (1, "forward"), (1, "reverse")]``) and, per row,
+    where else that state can be found (e.g. ``"output[0], reverse half"``).
+
+    Parameters
+    ----------
+    rows : sequence of (int, str), 1 to 8 rows
+        For row k of ``h_n``: its layer (at least 0) and direction (``"forward"`` or ``"reverse"``).
+    notes : sequence of str, one per row
+        A short note drawn beside each row.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    TypeError
+        If ``rows`` is not a sequence of (int, str) pairs or ``notes`` not a sequence of str.
+    ValueError
+        If ``rows`` is empty or holds more than 8 rows, a row is not a pair, a direction is
+        unknown, a layer is negative, or ``notes`` does not have one entry per row.
+
+    Examples
+    --------
+    >>> from rnndoc.layer_diagrams import draw_h_n_rows
+    >>> fig = draw_h_n_rows([(0, "forward"), (0, "reverse")], ["not in the output", "not in the output"])
+    >>> [t.get_text() for t in fig.axes[0].texts if t.get_text().startswith("h_n")]
+    ['h_n[0]', 'h_n[1]']
+    """
+    rows = check_sequence("rows", rows, "a sequence of (layer, direction) pairs")
+    if len(rows) > 8:
+        raise ValueError(f"rows must hold at most 8 rows, got {len(rows)}")
+    checked = []
+    for k, row in enumerate(rows):
+        pair = check_sequence(f"rows[{k}]", row, "a (layer, direction) pair")
+        if len(pair) != 2:
+            raise ValueError(f"rows[{k}] must be a (layer, direction) pair, got {len(pair)} entries")
+        checked.append((check_int(f"rows[{k}][0]", pair[0], minimum=0),
+                        check_choice(f"rows[{k}][1]", pair[1], _DIRECTIONS)))  # fmt: skip
+    notes = check_sequence("notes", notes, "a sequence of str")
+    if len(notes) != len(checked):
+        raise ValueError(f"notes must have one entry per row ({len(checked)}), got {len(notes)}")
+    notes = [check_str(f"notes[{k}]", note) for k, note in enumerate(notes)]
+    height = 1.0 * len(checked)
+    fig, ax = _phone_figure((-0.2, 9.6), (-0.3, height + 0.3))
+    for k, ((layer, direction), note) in enumerate(zip(checked, notes, strict=True)):
+        y = height - 0.5 - k
+        color = DIRECTION_COLORS[direction]
+        ax.text(0.0, y, f"h_n[{k}]", ha="left", va="center", fontsize=10.5, family="monospace")
+        _state(ax, (3.2, y), f"layer {layer}, {direction}", color, width=2.7, fontsize=10)
+        ax.text(5.0, y, note, ha="left", va="center", fontsize=9.5)
+    # a bar per layer, down the left of the boxes: the rows of one layer are adjacent
+    for layer in sorted({layer for layer, _ in checked}):
+        ks = [k for k, (row_layer, _) in enumerate(checked) if row_layer == layer]
+        top, bottom = height - 0.12 - min(ks), height - 0.88 - max(ks)
+        ax.plot([1.55, 1.55], [bottom, top], color=_EDGE, lw=2.5, solid_capstyle="butt")
+    return fig
+
+
+def draw_packed(
+    lengths: Sequence[int], data: Sequence[tuple[int, int]], batch_sizes: Sequence[int]
+) -> matplotlib.figure.Figure:
+    """Draw a padded batch and the ``PackedSequence`` made from it: ``data`` and ``batch_sizes``.
+
+    Top: the padded batch, one row per sequence (a, b, c, ...) and one column per step, the
+    real steps filled (:data:`rnndoc.colors.STEP_FILL`), the padding left empty. Bottom: the
+    entries of ``data`` in the order given, each labelled with its sequence and step, and
+    grouped as ``batch_sizes`` groups them, each group marked with its size. Pass what a real
+    ``PackedSequence`` holds: the (sequence, step) of each row of its ``data``, and its
+    ``batch_sizes``.
+
+    Parameters
+    ----------
+    lengths : sequence of int, 1 to 4 sequences, each 1 to 5
+        The length of each sequence of the padded batch.
+    data : sequence of (int, int)
+        For each row of ``data``: its sequence (0-based index into ``lengths``) and its step (1-based).
+    batch_sizes : sequence of int
+        The sizes of the groups of ``data``, in order; they add up to ``len(data)``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    TypeError
+        If an argument is not a sequence of ints (pairs of ints for ``data``).
+    ValueError
+        If a length or size is out of range, ``data`` names a step that is not a real step or
+        does not have one row per real step, or ``batch_sizes`` does not add up to ``len(data)``.
+
+    Examples
+    --------
+    >>> from rnndoc.layer_diagrams import draw_packed
+    >>> data = [(0, 1), (1, 1), (0, 2)]
+    >>> ax = draw_packed([2, 1], data, [2, 1]).axes[0]
+    >>> [t.get_text() for t in ax.texts if t.get_text() in ("a1", "b1", "a2")]
+    ['a1', 'a2', 'b1', 'a1', 'b1', 'a2']
+    """
+    lengths = check_sequence("lengths", lengths, "a sequence of int")
+    if len(lengths) > 4:
+        raise ValueError(f"lengths must hold at most 4 sequences, got {len(lengths)}")
+    lengths = [check_int(f"lengths[{b}]", n, minimum=1, maximum=5) for b, n in enumerate(lengths)]
+    data = check_sequence("data", data, "a sequence of (sequence, step) pairs")
+    rows = []
+    for k, row in enumerate(data):
+        pair = check_sequence(f"data[{k}]", row, "a (sequence, step) pair")
+        if len(pair) != 2:
+            raise ValueError(f"data[{k}] must be a (sequence, step) pair, got {len(pair)} entries")
+        sequence = check_int(f"data[{k}][0]", pair[0], minimum=0, maximum=len(lengths) - 1)
+        rows.append((sequence, check_int(f"data[{k}][1]", pair[1], minimum=1, maximum=lengths[sequence])))
+    if sorted(rows) != sorted((b, t) for b, n in enumerate(lengths) for t in range(1, n + 1)):
+        raise ValueError("data must hold every real step of every sequence once")
+    batch_sizes = check_sequence("batch_sizes", batch_sizes, "a sequence of int")
+    sizes = [check_int(f"batch_sizes[{k}]", n, minimum=1) for k, n in enumerate(batch_sizes)]
+    if sum(sizes) != len(rows):
+        raise ValueError(f"batch_sizes must add up to len(data) ({len(rows)}), got {sum(sizes)}")
+    names = "abcd"
+    fig, ax = _phone_figure((-0.2, 9.6), (-1.6, 1.0 * len(lengths) + 1.2))
+    # the padded batch: rows are sequences, columns are steps
+    top = 1.0 * len(lengths) + 0.4
+    for t in range(1, max(lengths) + 1):
+        ax.text(2.7 + 1.1 * (t - 1), top + 0.55, f"t = {t}" if t == 1 else f"{t}", ha="center",
+                va="center", fontsize=10)  # fmt: skip
+    for b, n in enumerate(lengths):
+        y = top - b
+        ax.text(0.0, y, f"sequence {names[b]}", ha="left", va="center", fontsize=10)
+        for t in range(1, max(lengths) + 1):
+            x = 2.7 + 1.1 * (t - 1)
+            real = t <= n
+            ax.add_patch(Rectangle((x - 0.5, y - 0.4), 1.0, 0.8, facecolor=STEP_FILL if real else "white",
+                                   edgecolor=_EDGE, lw=1.2, ls="-" if real else ":"))  # fmt: skip
+            ax.text(x, y, f"{names[b]}{t}" if real else "pad", ha="center", va="center",
+                    fontsize=11 if real else 9.5, color="black" if real else "0.35")  # fmt: skip
+    # data, in the order given, in its groups
+    y = 0.0
+    ax.text(0.0, y, "data", ha="left", va="center", fontsize=10, family="monospace")
+    ax.text(0.0, y - 1.0, "batch_sizes", ha="left", va="center", fontsize=10, family="monospace")
+    x, k = 2.3, 0
+    for size in sizes:
+        start = x
+        for sequence, step in rows[k : k + size]:
+            ax.add_patch(Rectangle((x - 0.42, y - 0.4), 0.84, 0.8, facecolor=STEP_FILL, edgecolor=_EDGE,
+                                   lw=1.2))  # fmt: skip
+            ax.text(x, y, f"{names[sequence]}{step}", ha="center", va="center", fontsize=11)
+            x += 0.84
+        # the group's bracket and its size, below it
+        ax.plot([start - 0.38, start - 0.38, x - 0.46, x - 0.46], [y - 0.5, y - 0.62, y - 0.62, y - 0.5],
+                color=_EDGE, lw=1.2)  # fmt: skip
+        ax.text((start + x - 0.84) / 2, y - 1.0, str(size), ha="center", va="center", fontsize=11)
+        x += 0.25
+        k += size
+    return fig
