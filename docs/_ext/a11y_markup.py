@@ -13,8 +13,8 @@ Two things that axe-core reports as critical on the built book come from upstrea
   items of a ``role="list"``: DPUB-ARIA 1.1 deprecates doc-biblioentry, and axe-core then
   finds a list whose children are not list items. Here each citation is a ``listitem``.
 
-Remove the caption part once Sphinx writes the level itself (the translator test in
-browser/test_a11y.py keeps the pages honest either way).
+Remove the caption part once Sphinx writes the level itself; axe-core in
+browser/test_a11y.py (``nox -s browser``) fails on either problem, whoever writes the markup.
 """
 
 from __future__ import annotations
