@@ -179,7 +179,10 @@ def browser(session: nox.Session) -> None:
     seconds), serves it on 127.0.0.1 and asserts: every equation typeset, no request to
     another host, no console error, no TeX escape or lone value shown as text; every display
     equation fits the text column at 1280 px, and at 390 px one that is too wide scrolls in
-    its own box. Needs /usr/bin/chromium (or RNNDOC_CHROMIUM).
+    its own box. Accessibility (browser/test_a11y.py): no critical or serious axe-core
+    violation (WCAG 2.1 A/AA) on any page, light and dark, at 1280 and 375 px; a visible
+    focus ring on everything Tab reaches; MathJax's explorer and speech load offline.
+    Needs /usr/bin/chromium (or RNNDOC_CHROMIUM).
     """
     _install(session, "docs", "browser")
     _sphinx(session, "html")

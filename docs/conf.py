@@ -46,6 +46,7 @@ extensions = [
     "sphinx_exercise",  # exercises; solutions are gated so their code cells execute
     "sphinx_togglebutton",  # folds the solutions (":class: dropdown") in the HTML
     "notebook_export",  # docs/_ext: each chapter as a plain Jupyter notebook (_notebooks/) that runs anywhere
+    "a11y_markup",  # docs/_ext: aria-level on the sidebar's captions, citations as list items
 ]
 bibtex_bibfiles = ["references.bib"]
 import bibstyle  # noqa: F401 (docs/_ext, on the path above: registers the "rnndoc" pybtex style)
@@ -157,10 +158,14 @@ autosummary_generate = False
 
 # --- offline math: MathJax from PyPI, copied into the build ---------------------------
 # The default MathJax comes from a CDN, so no equation renders offline. The
-# django-static-mathjax wheel (no dependencies) carries MathJax 3's files; only the
-# TeX-to-CHTML component and its web fonts are copied into _static/mathjax.
+# django-static-mathjax wheel (no dependencies) carries MathJax 3's files; the TeX-to-CHTML
+# component is copied into _static/mathjax with the components its menu loads on demand:
+# fonts and the SVG output (output/), the accessibility extensions (a11y/: assistive MathML,
+# the explorer, speech) with the speech rule engine's rules (sre/mathmaps), MathML input
+# (input/, which the explorer needs) and the menu's parts (ui/). Without them a reader's
+# screen reader gets no speech and the explorer fails offline (issue 18).
 mathjax_path = "mathjax/tex-chtml.js"
-_MATHJAX_FILES = ["es5/tex-chtml.js", "es5/output/chtml/fonts/woff-v2"]
+_MATHJAX_FILES = ["es5/tex-chtml.js", "es5/output", "es5/input", "es5/a11y", "es5/sre", "es5/ui"]
 
 
 def _copy_mathjax(app, exception):

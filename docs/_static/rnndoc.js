@@ -32,6 +32,13 @@
         Array.prototype.forEach.call(head.childNodes, function (node) {
           label.appendChild(node.cloneNode(true));
         });
+        // the copy is for the eye only (the cell's column is its header for a screen
+        // reader): nothing in it may take the focus (MathJax puts every equation in the tab
+        // order), and inert keeps it out of reach (axe-core: aria-hidden-focus)
+        label.inert = true;
+        label.querySelectorAll("[tabindex], a[href], button").forEach(function (el) {
+          el.setAttribute("tabindex", "-1");
+        });
         cell.insertBefore(label, cell.firstChild);
       });
     });
@@ -78,6 +85,11 @@
   function markOne(box) {
     var scrolls = box.scrollWidth > box.clientWidth + 1;
     box.classList.toggle("rnndoc-scrolls", scrolls);
+    // a box that scrolls can be scrolled from the keyboard: it takes the focus (WCAG 2.1.1;
+    // axe-core: scrollable-region-focusable). MathJax's equations are focusable already.
+    if (box.tagName !== "MJX-CONTAINER") {
+      if (scrolls) { box.setAttribute("tabindex", "0"); } else { box.removeAttribute("tabindex"); }
+    }
     box.classList.toggle("rnndoc-scrolls-at-start", scrolls && box.scrollLeft <= 1);
     box.classList.toggle("rnndoc-scrolls-at-end",
       scrolls && box.scrollLeft + box.clientWidth >= box.scrollWidth - 1);
@@ -124,6 +136,24 @@
     });
   }
 
+  // 4. MathJax 3.2.2 loses every equation when its explorer (speech, and walking through an
+  //    equation with the arrow keys) is switched on from its menu, which loads the components
+  //    then (https://github.com/mathjax/MathJax/issues/3124). Switched on at page load it
+  //    works (the menu keeps the reader's choice in localStorage): the page is loaded again.
+  function reloadOnExplorer() {
+    var doc = window.MathJax && MathJax.startup && MathJax.startup.document;
+    var pool = doc && doc.menu && doc.menu.menu && doc.menu.menu.pool;
+    var explorer = pool && pool.lookup && pool.lookup("explorer");
+    if (!explorer || explorer.rnndocWatched) { return; }
+    explorer.rnndocWatched = true;
+    var was = explorer.getValue();
+    explorer.registerCallback(function () {
+      var now = explorer.getValue();
+      if (now && !was) { setTimeout(function () { window.location.reload(); }, 0); }
+      was = now;
+    });
+  }
+
   function update() {
     linkFigures();
     fitTables();
@@ -133,7 +163,7 @@
 
   function start() {
     var typeset = window.MathJax && MathJax.startup && MathJax.startup.promise;
-    (typeset || Promise.resolve()).then(update);
+    (typeset || Promise.resolve()).then(update).then(reloadOnExplorer);
     var timer = null;
     window.addEventListener("resize", function () {
       clearTimeout(timer);
