@@ -253,12 +253,15 @@ def check_sizes(module: nn.Module, params: dict[str, torch.Tensor], gates: int) 
     torch's call (and the zeros of a default state) take the sizes from the attributes, the
     products from the weights: a changed attribute fails there, blamed on a state never passed.
     """
-    weight_hh = params["weight_hh_l0"]
-    if weight_hh.dim() != 2:
+    weight_ih, weight_hh = params["weight_ih_l0"], params["weight_hh_l0"]
+    weight_hr = params.get("weight_hr_l0")
+    if weight_ih.dim() != 2 or weight_hh.dim() != 2 or (weight_hr is not None and weight_hr.dim() != 2):
         return  # check_weights names it
     name = "weight_hh_l0" if isinstance(module, nn.RNNBase) else "weight_hh"
     hidden_size, out_size = weight_hh.shape[0] // gates, weight_hh.shape[1]
-    weight_hr = params.get("weight_hr_l0")
+    projected = (out_size, out_size) if weight_hr is None else tuple(weight_hr.shape)  # (H_out, H)
+    if weight_ih.shape[0] != weight_hh.shape[0] or projected != (out_size, hidden_size):
+        return  # the weights disagree among themselves: check_weights names the weight
     if module.hidden_size != hidden_size:
         raise ValueError(
             f"module.hidden_size is {module.hidden_size}, but its weights have hidden size {hidden_size} "
@@ -266,7 +269,7 @@ def check_sizes(module: nn.Module, params: dict[str, torch.Tensor], gates: int) 
             "(torch's call fails too)"
         )
     proj_size = getattr(module, "proj_size", 0)
-    if proj_size and weight_hr is not None and weight_hr.dim() == 2 and weight_hr.shape[0] != proj_size:
+    if proj_size and weight_hr is not None and weight_hr.shape[0] != proj_size:
         raise ValueError(
             f"module.proj_size is {proj_size}, but weight_hr_l0 has shape {tuple(weight_hr.shape)}: "
             "was proj_size changed after construction? (torch's call fails too)"
