@@ -455,7 +455,9 @@ class _Tanh(nn.Module):
 
 
 @pytest.mark.parametrize("kind", [nn.LSTM, nn.GRU, nn.LSTMCell])
-@pytest.mark.parametrize("dropout", [lambda: _WeightDrop(0.5), lambda: nn.AlphaDropout(0.3)], ids=["weight-drop", "alpha"])
+@pytest.mark.parametrize(
+    "dropout", [lambda: _WeightDrop(0.5), lambda: nn.AlphaDropout(0.3)], ids=["weight-drop", "alpha"]
+)
 def test_a_weight_drop_parametrization_is_refused_in_training_mode_only(kind, dropout):
     """Each read of the weight draws a new mask (two calls differed by 6e-2 in the review): in
     training mode no result matches a module(x) call. In eval mode the dropout passes the weight."""
@@ -471,7 +473,9 @@ def test_a_weight_drop_parametrization_is_refused_in_training_mode_only(kind, dr
         lambda: gates(module, x),
         lambda: backward(module, x, grad_output=torch.ones_like(_first(module(x)))),
     ):
-        with pytest.raises(ValueError, match=f"parametrization of {weight} holds a .*Dropout.* in training mode"):
+        with pytest.raises(
+            ValueError, match=f"parametrization of {weight} holds a .*Dropout.* in training mode"
+        ):
             call()
     module.eval()
     torch.testing.assert_close(_first(forward(module, x)), _first(module(x)).detach(), rtol=0, atol=1e-12)
@@ -557,8 +561,11 @@ def test_under_cpu_autocast_the_gates_have_torchs_dtypes_and_rebuild_its_output(
     assert {k: v.dtype for k, v in found.items()} == dict.fromkeys(["r_l0", "z_l0", "n_l0"], torch.bfloat16)
     assert torch.equal(rebuilt, output)
     assert {k: v.dtype for k, v in found_lstm.items()} == {
-        **dict.fromkeys(["i_l0", "f_l0", "g_l0", "o_l0"], torch.bfloat16), "c_l0": torch.float32}
-    assert c_n.dtype == torch.float32 and torch.equal(found_lstm["c_l0"][-1], c_n[0])
+        **dict.fromkeys(["i_l0", "f_l0", "g_l0", "o_l0"], torch.bfloat16),
+        "c_l0": torch.float32,
+    }
+    assert c_n.dtype == torch.float32
+    assert torch.equal(found_lstm["c_l0"][-1], c_n[0])
 
 
 def test_gates_carry_the_graph_where_parameters_require_grad():
@@ -583,7 +590,11 @@ def test_a_size_attribute_changed_after_construction_is_named(make, attribute, v
     """The review's hx=None got 'h_0 must have shape ...', a state the caller never passed."""
     module = make()
     setattr(module, attribute, value)
-    x = torch.randn(3, 4, dtype=F64) if isinstance(module, nn.RNNCellBase) else torch.randn(5, 3, 4, dtype=F64)
+    x = (
+        torch.randn(3, 4, dtype=F64)
+        if isinstance(module, nn.RNNCellBase)
+        else torch.randn(5, 3, 4, dtype=F64)
+    )
     with pytest.raises(ValueError, match=match):
         forward(module, x)
     with pytest.raises(RuntimeError):  # torch fails too, naming no attribute
@@ -606,11 +617,15 @@ def test_packed_data_of_another_dtype_is_named_input_data():
         gates(nn.LSTM(4, 6, dtype=F64), packed)
 
 
-@pytest.mark.filterwarnings("ignore:`torch.jit.script_method` is deprecated")  # torch's own, on importing dynamo
+@pytest.mark.filterwarnings(
+    "ignore:`torch.jit.script_method` is deprecated"
+)  # torch's own, on importing dynamo
 def test_a_compiled_module_is_pointed_to_its_orig_mod():
     compiled = torch.compile(nn.LSTM(4, 6))  # compiles lazily: nothing runs here
     for call in (gates, forward):
-        with pytest.raises(TypeError, match=r"got OptimizedModule \(torch.compile's wrapper; the LSTM .*module._orig_mod"):
+        with pytest.raises(
+            TypeError, match=r"got OptimizedModule \(torch.compile's wrapper; the LSTM .*module._orig_mod"
+        ):
             call(compiled, torch.randn(5, 3, 4))
 
 
@@ -629,7 +644,9 @@ def test_inference_tensors_autograd_must_save_are_named_as_torch_fails(kind):
     with pytest.raises(RuntimeError, match="Inference tensors cannot be saved"):
         module(x)
     for call in (forward,) + ((gates,) if kind is not nn.RNN else ()):
-        with pytest.raises(RuntimeError, match=r"^input is an inference tensor \(made under torch.inference_mode"):
+        with pytest.raises(
+            RuntimeError, match=r"^input is an inference tensor \(made under torch.inference_mode"
+        ):
             call(module, x)
     with torch.no_grad():  # where torch runs, so do we
         torch.testing.assert_close(_first(forward(module, x)), _first(module(x)), rtol=0, atol=1e-12)
@@ -653,5 +670,7 @@ def test_an_inference_state_and_module_are_named():
     with pytest.raises(RuntimeError, match=r"^hx is an inference tensor"):
         forward(gru, torch.randn(5, 3, 4, dtype=F64), h)
     made = _inference(lambda: nn.GRU(4, 6, dtype=F64))
-    with pytest.raises(RuntimeError, match=r"module.weight_ih_l0, module.weight_hh_l0, .* are inference tensors"):
+    with pytest.raises(
+        RuntimeError, match=r"module.weight_ih_l0, module.weight_hh_l0, .* are inference tensors"
+    ):
         gates(made, torch.randn(5, 3, 4, dtype=F64))

@@ -324,7 +324,11 @@ def check_parametrizations(module: nn.Module) -> None:
                     "call module.eval() first"
                 )
             dropout = next(
-                (part for part in parametrization.modules() if isinstance(part, _DropoutNd) and part.training),
+                (
+                    part
+                    for part in parametrization.modules()
+                    if isinstance(part, _DropoutNd) and part.training
+                ),
                 None,
             )
             if dropout is not None and dropout.p > 0:
@@ -584,7 +588,11 @@ def explain_inference_error(error: RuntimeError, module: nn.Module, input: objec
     names = inference_tensors(module, input, hx)
     if not names:
         return
-    what = f"{names[0]} is an inference tensor" if len(names) == 1 else f"{', '.join(names)} are inference tensors"
+    what = (
+        f"{names[0]} is an inference tensor"
+        if len(names) == 1
+        else f"{', '.join(names)} are inference tensors"
+    )
     raise RuntimeError(
         f"{what} (made under torch.inference_mode()), which autograd cannot save for backward: outside "
         "inference mode the call is recorded for backward, and module(input) fails here too. Call it under "

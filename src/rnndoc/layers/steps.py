@@ -317,6 +317,8 @@ def _gru_autocast_step(x_part, state, w):
 AUTOCAST_KINDS = {
     "RNN_TANH": replace(KINDS["RNN_TANH"], step=_rnn_autocast_step("tanh"), bias_hh_in_step=True),
     "RNN_RELU": replace(KINDS["RNN_RELU"], step=_rnn_autocast_step("relu"), bias_hh_in_step=True),
-    "LSTM": replace(KINDS["LSTM"], step=_lstm_autocast_step, named=_lstm_autocast_gates, bias_hh_in_step=True),
+    "LSTM": replace(
+        KINDS["LSTM"], step=_lstm_autocast_step, named=_lstm_autocast_gates, bias_hh_in_step=True
+    ),
     "GRU": replace(KINDS["GRU"], step=_gru_autocast_step, bias_hh_in_step=True),
 }

@@ -197,7 +197,8 @@ def gate_values(tape: list, mode: str) -> list[dict[str, torch.Tensor]]:
     found = []
     for record in tape:
         named = record.kind.named
-        assert named is not None and record.kind.name == mode  # the front door admits gated kinds only
+        assert named is not None  # the front door admits gated kinds only
+        assert record.kind.name == mode
         steps = [named(saved) for saved in record.saved]  # L x {name: (N, H)}
         found.append({name: torch.stack([step[name] for step in steps]) for name in steps[0]})  # (L, N, H)
     return found
