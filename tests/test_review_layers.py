@@ -14,7 +14,7 @@ from torch import nn
 from torch.nn.utils import prune
 from torch.nn.utils.rnn import PackedSequence
 
-from rnndoc.layers import backward, forward, gru_step, input_projection, lstm_step, rnn_step
+from rnndoc.layers import backward, forward, gates, gru_step, input_projection, lstm_step, rnn_step
 
 F64 = torch.float64
 
@@ -431,3 +431,246 @@ def test_the_h_0_message_names_h_out_with_a_projection():
     h_0, c_0 = torch.zeros(4, 5, 4), torch.zeros(4, 5, 4)
     with pytest.raises(ValueError, match=r"\(D \* num_layers, N, H_out\) = \(4, 5, 2\)"):
         forward(lstm, torch.randn(7, 5, 3), (h_0, c_0))
+
+
+# --- a second review of rnndoc.layers.gates (and so of forward and backward's front door) ---
+
+
+class _WeightDrop(nn.Module):
+    """AWD-LSTM's weight drop (DropConnect) as a parametrization: a dropout of the weight."""
+
+    def __init__(self, p: float) -> None:
+        super().__init__()
+        self.inner = nn.Sequential(nn.Identity(), nn.Dropout(p))  # found anywhere inside the chain
+
+    def forward(self, weight: torch.Tensor) -> torch.Tensor:
+        return self.inner(weight)
+
+
+class _Tanh(nn.Module):
+    """A deterministic parametrization: a function of the weight, the same in both modes."""
+
+    def forward(self, weight: torch.Tensor) -> torch.Tensor:
+        return torch.tanh(weight)
+
+
+@pytest.mark.parametrize("kind", [nn.LSTM, nn.GRU, nn.LSTMCell])
+@pytest.mark.parametrize(
+    "dropout", [lambda: _WeightDrop(0.5), lambda: nn.AlphaDropout(0.3)], ids=["weight-drop", "alpha"]
+)
+def test_a_weight_drop_parametrization_is_refused_in_training_mode_only(kind, dropout):
+    """Each read of the weight draws a new mask (two calls differed by 6e-2 in the review): in
+    training mode no result matches a module(x) call. In eval mode the dropout passes the weight."""
+    from torch.nn.utils import parametrize  # noqa: PLC0415
+
+    torch.manual_seed(0)
+    module = kind(4, 6, dtype=F64)
+    weight = "weight_hh" if isinstance(module, nn.LSTMCell) else "weight_hh_l0"
+    parametrize.register_parametrization(module, weight, dropout())
+    x = torch.randn(3, 4, dtype=F64) if isinstance(module, nn.LSTMCell) else torch.randn(5, 3, 4, dtype=F64)
+    for call in (
+        lambda: forward(module, x),
+        lambda: gates(module, x),
+        lambda: backward(module, x, grad_output=torch.ones_like(_first(module(x)))),
+    ):
+        with pytest.raises(
+            ValueError, match=f"parametrization of {weight} holds a .*Dropout.* in training mode"
+        ):
+            call()
+    module.eval()
+    torch.testing.assert_close(_first(forward(module, x)), _first(module(x)).detach(), rtol=0, atol=1e-12)
+    assert gates(module, x)
+
+
+def _first(returned):
+    """The first tensor a module (or forward) returns: output, or a cell's h'."""
+    return returned[0] if isinstance(returned, tuple) else returned
+
+
+def test_a_deterministic_parametrization_runs_in_training_mode():
+    from torch.nn.utils import parametrizations, parametrize  # noqa: PLC0415
+
+    torch.manual_seed(0)
+    gru = nn.GRU(4, 6, dtype=F64)
+    parametrize.register_parametrization(gru, "weight_hh_l0", _Tanh())
+    parametrizations.weight_norm(gru, "weight_ih_l0")
+    assert gru.training
+    x = torch.randn(5, 3, 4, dtype=F64)
+    torch.testing.assert_close(forward(gru, x)[0], gru(x)[0].detach(), rtol=0, atol=1e-12)
+
+
+def _outputs(returned) -> list[torch.Tensor]:
+    if isinstance(returned, PackedSequence):
+        return [returned.data]
+    if isinstance(returned, torch.Tensor):
+        return [returned]
+    return [t for part in returned for t in _outputs(part)]
+
+
+_AUTOCAST_LAYERS = {
+    "GRU": lambda: nn.GRU(5, 7, num_layers=2, bidirectional=True),
+    "GRU-nobias": lambda: nn.GRU(5, 7, bias=False),
+    "LSTM-proj": lambda: nn.LSTM(5, 7, num_layers=2, bidirectional=True, proj_size=3),
+    "RNN-relu": lambda: nn.RNN(5, 7, nonlinearity="relu", num_layers=2),
+    "RNN-tanh": lambda: nn.RNN(5, 7, bidirectional=True),
+}
+
+
+@pytest.mark.filterwarnings("ignore:LSTM with projections is not supported with oneDNN")  # torch's own
+@pytest.mark.parametrize("kind", list(_AUTOCAST_LAYERS))
+@pytest.mark.parametrize("form", ["time_first", "unbatched", "packed"])
+@pytest.mark.parametrize("grad", [False, True])
+def test_under_cpu_autocast_forward_is_torchs_bit_for_bit(kind, form, grad):
+    """The review measured the GRU 3.4e-3 off under bfloat16 autocast (b_hn added in float32
+    after the product): the steps now round where torch's CPU cells round."""
+    from torch.nn.utils.rnn import pack_sequence  # noqa: PLC0415
+
+    torch.manual_seed(0)
+    module = _AUTOCAST_LAYERS[kind]()
+    x = {"time_first": lambda: torch.randn(6, 3, 5), "unbatched": lambda: torch.randn(6, 5),
+         "packed": lambda: pack_sequence([torch.randn(n, 5) for n in (4, 6, 2)], enforce_sorted=False)}[form]()  # fmt: skip
+    with torch.set_grad_enabled(grad), torch.autocast("cpu", dtype=torch.bfloat16):
+        theirs, ours = _outputs(module(x)), _outputs(forward(module, x))
+    assert [t.dtype for t in ours] == [t.dtype for t in theirs]
+    assert all(torch.equal(a, b) for a, b in zip(ours, theirs, strict=True))
+
+
+@pytest.mark.parametrize("kind", [nn.GRUCell, nn.LSTMCell, nn.RNNCell])
+@pytest.mark.parametrize("batched", [True, False])
+def test_under_cpu_autocast_the_cells_are_torchs_bit_for_bit(kind, batched):
+    torch.manual_seed(0)
+    cell = kind(5, 7)
+    x = torch.randn(3, 5) if batched else torch.randn(5)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        theirs, ours = _outputs(cell(x)), _outputs(forward(cell, x))
+    assert [t.dtype for t in ours] == [t.dtype for t in theirs]
+    assert all(torch.equal(a, b) for a, b in zip(ours, theirs, strict=True))
+
+
+@pytest.mark.filterwarnings("ignore:LSTM with projections is not supported with oneDNN")  # torch's own
+def test_under_cpu_autocast_the_gates_have_torchs_dtypes_and_rebuild_its_output():
+    """torch's GRU computes r, z and n in bfloat16 (the review found n in float32); its LSTM with
+    a projection keeps c_t in its state's float32 (f_t c_(t-1) promotes) and the gates in bfloat16."""
+    torch.manual_seed(0)
+    gru, lstm, x = nn.GRU(5, 7), nn.LSTM(5, 7, proj_size=3), torch.randn(6, 3, 5)
+    with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16):
+        found, (output, _) = gates(gru, x), gru(x)
+        found_lstm, (_, (_, c_n)) = gates(lstm, x), lstm(x)
+        h = torch.cat([torch.zeros(1, 3, 7), output[:-1]])  # h_(t-1), float32 as torch keeps it
+        rebuilt = (h - found["n_l0"]) * found["z_l0"] + found["n_l0"]  # torch's GRU update, in its order
+    assert {k: v.dtype for k, v in found.items()} == dict.fromkeys(["r_l0", "z_l0", "n_l0"], torch.bfloat16)
+    assert torch.equal(rebuilt, output)
+    assert {k: v.dtype for k, v in found_lstm.items()} == {
+        **dict.fromkeys(["i_l0", "f_l0", "g_l0", "o_l0"], torch.bfloat16),
+        "c_l0": torch.float32,
+    }
+    assert c_n.dtype == torch.float32
+    assert torch.equal(found_lstm["c_l0"][-1], c_n[0])
+
+
+def test_gates_carry_the_graph_where_parameters_require_grad():
+    torch.manual_seed(0)
+    lstm, x = nn.LSTM(3, 4, dtype=F64), torch.randn(5, 2, 3, dtype=F64)
+    assert all(v.grad_fn is not None for v in gates(lstm, x).values())
+    with torch.no_grad():
+        assert not any(v.requires_grad for v in gates(lstm, x).values())
+
+
+@pytest.mark.parametrize(
+    ("make", "attribute", "value", "match"),
+    [
+        (lambda: nn.LSTM(4, 6, dtype=F64), "hidden_size", 5, r"module.hidden_size is 5, but its weights have hidden size 6"),
+        (lambda: nn.GRUCell(4, 6, dtype=F64), "hidden_size", 5, r"module.hidden_size is 5, .*weight_hh has shape \(18, 6\)"),
+        (lambda: nn.LSTM(4, 6, proj_size=2, dtype=F64), "proj_size", 0, r"module.proj_size is 0, but the module has weight_hr_l0"),
+        (lambda: nn.LSTM(4, 6, proj_size=2, dtype=F64), "proj_size", 3, r"module.proj_size is 3, but weight_hr_l0 has shape \(2, 6\)"),
+        (lambda: nn.LSTM(4, 6, dtype=F64), "proj_size", 2, r"module.proj_size is 2, but the module has no weight_hr_l0"),
+    ],
+)  # fmt: skip
+def test_a_size_attribute_changed_after_construction_is_named(make, attribute, value, match):
+    """The review's hx=None got 'h_0 must have shape ...', a state the caller never passed."""
+    module = make()
+    setattr(module, attribute, value)
+    x = (
+        torch.randn(3, 4, dtype=F64)
+        if isinstance(module, nn.RNNCellBase)
+        else torch.randn(5, 3, 4, dtype=F64)
+    )
+    with pytest.raises(ValueError, match=match):
+        forward(module, x)
+    with pytest.raises(RuntimeError):  # torch fails too, naming no attribute
+        module(x)
+
+
+def test_a_one_d_state_of_unbatched_input_is_told_its_missing_axis():
+    gru = nn.GRU(4, 6, dtype=F64)
+    with pytest.raises(ValueError, match=r"got \(6,\) \(the first axis, D \* num_layers = 1, is there"):
+        gates(gru, torch.randn(5, 4, dtype=F64), torch.zeros(6, dtype=F64))
+    with pytest.raises(ValueError, match=r"\(unbatched input takes an unbatched state\)"):
+        gates(gru, torch.randn(5, 4, dtype=F64), torch.zeros(1, 1, 6, dtype=F64))
+
+
+def test_packed_data_of_another_dtype_is_named_input_data():
+    from torch.nn.utils.rnn import pack_sequence  # noqa: PLC0415
+
+    packed = pack_sequence([torch.randn(3, 4), torch.randn(2, 4)])  # float32, the module float64
+    with pytest.raises(TypeError, match=r"input.data must have the dtype of weight_ih_l0"):
+        gates(nn.LSTM(4, 6, dtype=F64), packed)
+
+
+@pytest.mark.filterwarnings(
+    "ignore:`torch.jit.script_method` is deprecated"
+)  # torch's own, on importing dynamo
+def test_a_compiled_module_is_pointed_to_its_orig_mod():
+    compiled = torch.compile(nn.LSTM(4, 6))  # compiles lazily: nothing runs here
+    for call in (gates, forward):
+        with pytest.raises(
+            TypeError, match=r"got OptimizedModule \(torch.compile's wrapper; the LSTM .*module._orig_mod"
+        ):
+            call(compiled, torch.randn(5, 3, 4))
+
+
+def _inference(make):
+    with torch.inference_mode():
+        return make()
+
+
+@pytest.mark.parametrize("kind", [nn.GRU, nn.LSTM, nn.RNN, nn.GRUCell])
+def test_inference_tensors_autograd_must_save_are_named_as_torch_fails(kind):
+    """Outside inference mode torch's call records for backward and fails deep inside on an
+    inference input; so did rnndoc, in products.linear. Now the message names the tensor."""
+    module = kind(4, 6, dtype=F64)
+    shape = (3, 4) if isinstance(module, nn.RNNCellBase) else (5, 3, 4)
+    x = _inference(lambda: torch.randn(*shape, dtype=F64))
+    with pytest.raises(RuntimeError, match="Inference tensors cannot be saved"):
+        module(x)
+    for call in (forward,) + ((gates,) if kind is not nn.RNN else ()):
+        with pytest.raises(
+            RuntimeError, match=r"^input is an inference tensor \(made under torch.inference_mode"
+        ):
+            call(module, x)
+    with torch.no_grad():  # where torch runs, so do we
+        torch.testing.assert_close(_first(forward(module, x)), _first(module(x)), rtol=0, atol=1e-12)
+    with torch.inference_mode():
+        torch.testing.assert_close(_first(forward(module, x)), _first(module(x)), rtol=0, atol=1e-12)
+
+
+def test_an_inference_input_runs_where_torch_runs_it():
+    """Frozen weights: nothing saves the input; torch runs, and so must rnndoc (h_0 requires grad)."""
+    lstm = nn.LSTM(4, 6, dtype=F64).requires_grad_(False)
+    x = _inference(lambda: torch.randn(5, 3, 4, dtype=F64))
+    hx = (torch.zeros(1, 3, 6, dtype=F64, requires_grad=True), torch.zeros(1, 3, 6, dtype=F64))
+    (expected, _), (found, _) = lstm(x, hx), forward(lstm, x, hx)
+    torch.testing.assert_close(found, expected, rtol=0, atol=1e-12)
+    assert found.requires_grad
+
+
+def test_an_inference_state_and_module_are_named():
+    gru = nn.GRU(4, 6, dtype=F64)
+    h = _inference(lambda: torch.zeros(1, 3, 6, dtype=F64))
+    with pytest.raises(RuntimeError, match=r"^hx is an inference tensor"):
+        forward(gru, torch.randn(5, 3, 4, dtype=F64), h)
+    made = _inference(lambda: nn.GRU(4, 6, dtype=F64))
+    with pytest.raises(
+        RuntimeError, match=r"module.weight_ih_l0, module.weight_hh_l0, .* are inference tensors"
+    ):
+        gates(made, torch.randn(5, 3, 4, dtype=F64))

@@ -71,7 +71,16 @@ def forward(module: nn.Module, input, hx=None):
     ``nonlinearity``, the weights as the module computes with them (parametrized, or pruned:
     ``weight_orig * weight_mask``, as the pruning hook recomputes it on every call). A module
     whose call would run more than its class's equations (forward hooks, an overridden
-    ``forward``) is refused.
+    ``forward``) is refused, and so is, in training mode, a parametrization whose value is
+    random or changes on each read: ``spectral_norm``, or one holding a dropout module
+    (``nn.Dropout`` and its family, anywhere inside: AWD-LSTM's weight drop). Other
+    parametrizations (``weight_norm``, ``orthogonal``, any function of the weight) are taken to
+    be deterministic and followed in either mode. Under ``torch.autocast`` each step runs in
+    the order of operations of torch's CPU cells, so that on the CPU the results are torch's
+    bit for bit (but for the LSTM without projection, where torch runs oneDNN's fused kernel,
+    whose roundings are its own); outside autocast, in the order the book's numbers were
+    checked with. As ``module(input, hx)``
+    does, the results carry autograd's graph where a parameter or ``input`` requires grad.
 
     Parameters
     ----------
@@ -104,8 +113,14 @@ def forward(module: nn.Module, input, hx=None):
         If a shape disagrees (the message names the argument, the expected shape with its
         axis names, and the actual one), a tensor is on another device than ``input`` (the
         message names both devices), a packed input is empty or malformed (the message names
-        its field), ``mode``/``nonlinearity`` is unknown, or dropout would be applied in
-        training mode.
+        its field), ``mode``/``nonlinearity`` is unknown, ``hidden_size`` or ``proj_size`` no
+        longer matches the weights (changed after construction; the message names the
+        attribute), dropout would be applied in training mode, or a parametrization in
+        training mode is ``spectral_norm`` or holds a dropout module (see above).
+    RuntimeError
+        If autograd must save a tensor made under ``torch.inference_mode()`` (outside that
+        mode, with something requiring grad), where ``module(input, hx)`` fails too; the
+        message names the inference tensors.
 
     Notes
     -----
@@ -127,7 +142,12 @@ def forward(module: nn.Module, input, hx=None):
     True
     """
     call = boundary.read_call(module, input, hx)
-    return boundary.write_output(call, *_run(call))
+    try:
+        found = _run(call)
+    except RuntimeError as error:
+        checks.explain_inference_error(error, module, input, hx)
+        raise
+    return boundary.write_output(call, *found)
 
 
 def gates(module: nn.Module, input, hx=None) -> dict:
@@ -157,13 +177,19 @@ def gates(module: nn.Module, input, hx=None) -> dict:
         with ``batch_first``, (L, H) unbatched, a ``PackedSequence`` for packed input (H is
         ``hidden_size``, also with ``proj_size``); a cell's, like its ``h'``: (N, H) or (H,).
         At step t a reverse direction has read :math:`x_T, \dots, x_t`, as its output has.
+        Dtypes as torch computes the gates (under ``torch.autocast``, the autocast dtype; an
+        LSTM's ``c`` takes its state's dtype there, as torch's does). Where a parameter or
+        ``input`` requires grad the gates carry autograd's graph, which keeps every step's
+        intermediates alive: to inspect them, call under ``torch.no_grad()``.
 
     Raises
     ------
     TypeError
         If ``module`` is an ``nn.RNN`` or ``nn.RNNCell`` (no gates), and as :func:`forward`.
     ValueError
-        As :func:`forward`.
+        As :func:`forward` (a random parametrization in training mode included).
+    RuntimeError
+        As :func:`forward` (tensors made under ``torch.inference_mode()``).
 
     Notes
     -----
@@ -177,7 +203,8 @@ def gates(module: nn.Module, input, hx=None) -> dict:
     >>> from rnndoc.layers import gates
     >>> lstm = torch.nn.LSTM(3, 4, num_layers=2, bidirectional=True, dtype=torch.float64)
     >>> x = torch.randn(5, 2, 3, dtype=torch.float64)  # (L, N, H_in)
-    >>> found = gates(lstm, x)
+    >>> with torch.no_grad():  # to look, not to differentiate: no graph kept
+    ...     found = gates(lstm, x)
     >>> sorted(found)[:5], found["f_l1_reverse"].shape
     (['c_l0', 'c_l0_reverse', 'c_l1', 'c_l1_reverse', 'f_l0'], torch.Size([5, 2, 4]))
     >>> output, (h_n, c_n) = lstm(x)
@@ -189,7 +216,11 @@ def gates(module: nn.Module, input, hx=None) -> dict:
     checks.check_gated(module)
     call = boundary.read_call(module, input, hx)
     tape: list = []
-    _run(call, tape)
+    try:
+        _run(call, tape)
+    except RuntimeError as error:
+        checks.explain_inference_error(error, module, input, hx)
+        raise
     return boundary.write_gates(call, gate_values(tape, call.mode))
 
 

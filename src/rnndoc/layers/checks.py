@@ -18,6 +18,7 @@ from collections.abc import Callable
 import torch
 from torch import nn
 from torch.nn.modules import module as _module_hooks
+from torch.nn.modules.dropout import _DropoutNd
 from torch.nn.utils import parametrizations, prune
 from torch.nn.utils.rnn import PackedSequence
 from torch.nn.utils.spectral_norm import SpectralNorm
@@ -223,18 +224,10 @@ def check_module(module: object) -> None:
     if not isinstance(module, LAYERS + CELLS):
         raise TypeError(
             "module must be a torch.nn.RNN, LSTM, GRU, RNNCell, LSTMCell or GRUCell, "
-            f"got {type(module).__name__}"
+            f"got {type(module).__name__}{_compiled_hint(module)}"
         )
     check_runs_as_torch_class(module)
-    if module.training and any(
-        isinstance(parametrization, parametrizations._SpectralNorm)
-        for chain in getattr(module, "parametrizations", {}).values()
-        for parametrization in chain
-    ):
-        raise ValueError(
-            "module has a spectral_norm parametrization and is in training mode, where every read of the "
-            "weight runs a power iteration (torch's call reads it several times): call module.eval() first"
-        )
+    check_parametrizations(module)
     if isinstance(module, nn.RNN) and module.mode not in ("RNN_TANH", "RNN_RELU"):
         raise ValueError(f"module.mode must be 'RNN_TANH' or 'RNN_RELU', got {module.mode!r}")
     if isinstance(module, nn.RNNCell) and module.nonlinearity not in ("tanh", "relu"):
@@ -246,12 +239,113 @@ def check_module(module: object) -> None:
         )
 
 
+def _compiled_hint(module: object) -> str:
+    """For a ``torch.compile``'d module (an ``OptimizedModule``): where the module it wraps is."""
+    inner = getattr(module, "_orig_mod", None) if isinstance(module, nn.Module) else None
+    if isinstance(inner, nn.Module):
+        return f" (torch.compile's wrapper; the {type(inner).__name__} it compiled is module._orig_mod: pass that)"
+    return ""
+
+
+def check_sizes(module: nn.Module, params: dict[str, torch.Tensor], gates: int) -> None:
+    """``hidden_size`` and ``proj_size`` against the weights: attributes changed after construction.
+
+    torch's call (and the zeros of a default state) take the sizes from the attributes, the
+    products from the weights: a changed attribute fails there, blamed on a state never passed.
+    """
+    weight_ih, weight_hh = params["weight_ih_l0"], params["weight_hh_l0"]
+    weight_hr = params.get("weight_hr_l0")
+    if weight_ih.dim() != 2 or weight_hh.dim() != 2 or (weight_hr is not None and weight_hr.dim() != 2):
+        return  # check_weights names it
+    name = "weight_hh_l0" if isinstance(module, nn.RNNBase) else "weight_hh"
+    hidden_size, out_size = weight_hh.shape[0] // gates, weight_hh.shape[1]
+    projected = (out_size, out_size) if weight_hr is None else tuple(weight_hr.shape)  # (H_out, H)
+    if weight_ih.shape[0] != weight_hh.shape[0] or projected != (out_size, hidden_size):
+        return  # the weights disagree among themselves: check_weights names the weight
+    if module.hidden_size != hidden_size:
+        raise ValueError(
+            f"module.hidden_size is {module.hidden_size}, but its weights have hidden size {hidden_size} "
+            f"({name} has shape {tuple(weight_hh.shape)}): was hidden_size changed after construction? "
+            "(torch's call fails too)"
+        )
+    proj_size = getattr(module, "proj_size", 0)
+    if proj_size and weight_hr is not None and weight_hr.shape[0] != proj_size:
+        raise ValueError(
+            f"module.proj_size is {proj_size}, but weight_hr_l0 has shape {tuple(weight_hr.shape)}: "
+            "was proj_size changed after construction? (torch's call fails too)"
+        )
+    if (proj_size or module.hidden_size) != out_size:
+        raise ValueError(
+            f"module.proj_size is {proj_size}, but {name} has shape {tuple(weight_hh.shape)} (its state has "
+            f"{out_size} features): was proj_size changed after construction? (torch's call fails too)"
+        )
+
+
+def check_projection(module: nn.Module) -> None:
+    """A ``proj_size`` that the module's weights have (``weight_hr_l0`` is there iff proj_size is set)."""
+    proj_size = getattr(module, "proj_size", 0)
+    if not isinstance(module, nn.RNNBase):
+        return
+    weight_hr = getattr(module, "weight_hr_l0", None)
+    if proj_size and not isinstance(weight_hr, torch.Tensor):
+        raise ValueError(
+            f"module.proj_size is {proj_size}, but the module has no weight_hr_l0 (it was built without a "
+            "projection): was proj_size changed after construction? (torch's call fails too)"
+        )
+    if not proj_size and isinstance(weight_hr, torch.Tensor):
+        raise ValueError(
+            f"module.proj_size is 0, but the module has weight_hr_l0 of shape {tuple(weight_hr.shape)} "
+            "(it was built with a projection): was proj_size changed after construction? "
+            "(torch's call fails too)"
+        )
+
+
+def check_parametrizations(module: nn.Module) -> None:
+    """Refuse a parametrization whose value changes from one read to the next in training mode.
+
+    Two kinds are known to: ``spectral_norm`` (a power iteration on every read) and any chain
+    holding a module of the dropout family (``nn.Dropout``, ``AlphaDropout``, ...: a subclass of
+    ``torch.nn.modules.dropout._DropoutNd``, anywhere inside), such as AWD-LSTM's weight drop
+    (DropConnect). torch's call reads each weight once per call, with one random mask; the layers
+    read it separately, and could not give that mask to the result anyway. Every other
+    parametrization (``weight_norm``, ``orthogonal``, a function of the weight) is taken to be
+    deterministic and followed in either mode; one that draws random numbers without a dropout
+    module cannot be seen from outside and is not refused.
+    """
+    chains = getattr(module, "parametrizations", None)
+    if not chains:
+        return
+    for name, chain in chains.items():
+        for parametrization in chain:
+            if module.training and isinstance(parametrization, parametrizations._SpectralNorm):
+                raise ValueError(
+                    f"module has a spectral_norm parametrization and is in training mode ({name}), where "
+                    "every read of the weight runs a power iteration (torch's call reads it several times): "
+                    "call module.eval() first"
+                )
+            dropout = next(
+                (
+                    part
+                    for part in parametrization.modules()
+                    if isinstance(part, _DropoutNd) and part.training
+                ),
+                None,
+            )
+            if dropout is not None and dropout.p > 0:
+                raise ValueError(
+                    f"module's parametrization of {name} holds a {type(dropout).__name__}(p={dropout.p}) in "
+                    "training mode (a weight drop): each read of the weight draws a new random mask, which "
+                    "module(input) draws once and rnndoc.layers cannot reproduce: call module.eval() first "
+                    "(the dropout then passes the weight through)"
+                )
+
+
 def check_gated(module: object) -> None:
     """A module with gates to return: an ``nn.LSTM``, ``nn.GRU``, ``nn.LSTMCell`` or ``nn.GRUCell``."""
     if not isinstance(module, nn.LSTM | nn.GRU | nn.LSTMCell | nn.GRUCell):
         raise TypeError(
             "module must be a torch.nn.LSTM, GRU, LSTMCell or GRUCell (a tanh or ReLU RNN has no gates), "
-            f"got {type(module).__name__}"
+            f"got {type(module).__name__}{_compiled_hint(module)}"
         )
 
 
@@ -350,7 +444,7 @@ def check_sequence(module: nn.RNNBase, input: object, weight: torch.Tensor) -> s
     """A layer's input; returns its form: "packed", "unbatched", "batch_first" or "time_first"."""
     if isinstance(input, PackedSequence):
         check_packed(input, module.input_size)
-        check_same_dtype(weight_ih_l0=weight, input=input.data)
+        check_same_dtype(**{"weight_ih_l0": weight, "input.data": input.data})
         return "packed"
     if not isinstance(input, torch.Tensor):
         raise TypeError(f"input must be a torch.Tensor or PackedSequence, got {type(input).__name__}")
@@ -379,8 +473,10 @@ def check_layer_state(
         hint = ""
         if name.endswith("(h_0)") and module.proj_size and value.shape[-1] == module.hidden_size:
             hint = f" (with proj_size={module.proj_size}, h_0 has proj_size features, not hidden_size)"
-        if len(shape) == 2 and value.dim() != 2:
+        if len(shape) == 2 and value.dim() == 3:
             hint += " (unbatched input takes an unbatched state)"
+        elif len(shape) == 2 and value.dim() == 1:
+            hint += f" (the first axis, D * num_layers = {shape[0]}, is there for every input, unbatched too)"
         raise ValueError(f"{name} must have shape {labels} = {shape}, got {tuple(value.shape)}{hint}")
     check_tensor(name, value, shape, labels)
     check_same_dtype(weight_ih_l0=weight, **{name: value})
@@ -460,3 +556,46 @@ def check_gradients_given(grad_output: object, grad_hx: object, cell: bool) -> N
         raise ValueError("grad_output and grad_hx are both None: give the gradient of at least one")
     if cell and grad_hx is not None:
         raise ValueError("grad_hx must be None for a cell: pass the gradient of its return as grad_output")
+
+
+# --- inference tensors, named when autograd refuses to save them ----------------------------
+
+
+def inference_tensors(module: nn.Module, input: object, hx: object) -> list[str]:
+    """The call's tensors made under ``torch.inference_mode()``, by name (``input``, ``hx[0]``, the module's weights)."""
+    found = []
+    data = input.data if isinstance(input, PackedSequence) else input
+    if isinstance(data, torch.Tensor) and data.is_inference():
+        found.append("input.data" if isinstance(input, PackedSequence) else "input")
+    parts = hx if isinstance(hx, tuple | list) else (hx,)
+    for k, part in enumerate(parts):
+        if isinstance(part, torch.Tensor) and part.is_inference():
+            found.append(f"hx[{k}]" if isinstance(hx, tuple | list) else "hx")
+    found += [f"module.{name}" for name, value in module.named_parameters() if value.is_inference()]
+    return found
+
+
+def explain_inference_error(error: RuntimeError, module: nn.Module, input: object, hx: object) -> None:
+    """Raise a ``RuntimeError`` naming the inference tensors, where autograd refused to save one.
+
+    Outside ``torch.inference_mode()``, autograd records a call for backward and refuses to save
+    an inference tensor; ``module(input, hx)`` fails then too (deep inside, naming no argument).
+    Whether a tensor must be saved depends on which others require grad, so the refusal is
+    autograd's own, at the product that needs it; only the message is made here.
+    """
+    if "Inference tensors cannot be saved for backward" not in str(error):
+        return
+    names = inference_tensors(module, input, hx)
+    if not names:
+        return
+    what = (
+        f"{names[0]} is an inference tensor"
+        if len(names) == 1
+        else f"{', '.join(names)} are inference tensors"
+    )
+    raise RuntimeError(
+        f"{what} (made under torch.inference_mode()), which autograd cannot save for backward: outside "
+        "inference mode the call is recorded for backward, and module(input) fails here too. Call it under "
+        "torch.inference_mode() or torch.no_grad(), or pass a copy made outside inference mode "
+        "(tensor.clone(); for a module, one built outside and given its state_dict)"
+    ) from None

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import torch
@@ -188,6 +188,7 @@ class Kind:
     backward: Callable[..., Any]
     own: dict[str, Callable[..., torch.Tensor]]
     named: Callable[[Any], dict[str, torch.Tensor]] | None = None  # saved_t -> gates by PyTorch's names
+    bias_hh_in_step: bool = False  # the step adds b_hh (x_part holds b_ih only): the autocast kinds
 
 
 def _rnn(name: str, nonlinearity: str) -> Kind:
@@ -253,4 +254,71 @@ KINDS = {
     "RNN_RELU": _rnn("RNN_RELU", "relu"),
     "LSTM": Kind("LSTM", 4, _lstm_step, _lstm_backward, {"weight_hr": lstm_projection_gradient}, lstm_gates),
     "GRU": Kind("GRU", 3, _gru_step, _gru_backward, {}, gru_gates),
+}
+
+
+# --- under torch.autocast: torch's own order of operations and roundings --------------------
+#
+# In half precision every operation rounds, so the order of the operations shows in the bits.
+# torch's CPU steps (ATen's RNN.cpp cells, which autocast casts operation by operation) compute
+# x_t W_ih^T + b_ih and h_(t-1) W_hh^T + b_hh as two products, each with its bias inside, then
+# add them; the GRU multiplies r_t by the second's n block before adding the first's; no
+# addcmul. The kinds below follow that order, so that under autocast the sweep's results are
+# torch's bit for bit; outside autocast the steps above run (the rounding the book's numbers
+# were checked with). The backward steps are the same: they read the same saved values.
+
+
+def _recurrent_part(h: torch.Tensor, w: Weights) -> torch.Tensor:
+    r""":math:`h_{t-1} W_{hh}^\top + b_{hh}`, one product with the bias inside (torch's ``linear_hh``), (N, G*H)."""
+    return linear(h, w.weight_hh, add=w.bias_hh)
+
+
+def _rnn_autocast_step(nonlinearity: str) -> Callable[..., Any]:
+    def step(x_part, state, w):
+        h = ACTIVATIONS[nonlinearity](_recurrent_part(state[0], w) + x_part)  # (N, H)
+        return (h,), h
+
+    return step
+
+
+def _lstm_autocast_step(x_part, state, w):
+    h, c = state  # (N, H_out), (N, H)
+    hidden_size = c.shape[1]
+    a = _recurrent_part(h, w) + x_part  # (N, 4H): blocks i, f, g, o
+    i, f, _, o = torch.sigmoid(a).chunk(4, dim=1)  # each (N, H)
+    g = torch.tanh(a[:, 2 * hidden_size : 3 * hidden_size])  # (N, H)
+    c_next = f * c + i * g  # (N, H): two products, then their sum
+    tanh_c = torch.tanh(c_next)
+    m = o * tanh_c  # (N, H)
+    h_next = m if w.weight_hr is None else m @ w.weight_hr.T  # (N, H_out)
+    return (h_next, c_next), (i, f, g, o, c, tanh_c)
+
+
+def _lstm_autocast_gates(saved) -> dict[str, torch.Tensor]:
+    """:func:`lstm_gates` for :func:`_lstm_autocast_step`: :math:`c_t` by that step's arithmetic, bit for bit."""
+    i, f, g, o, c, _ = saved
+    return {"i": i, "f": f, "g": g, "o": o, "c": f * c + i * g}
+
+
+def _gru_autocast_step(x_part, state, w):
+    h = state[0]  # (N, H)
+    hidden_size = h.shape[1]
+    hh = _recurrent_part(h, w)  # (N, 3H): blocks r, z, n, b_hh inside
+    r, z = torch.sigmoid(hh[:, : 2 * hidden_size] + x_part[:, : 2 * hidden_size]).chunk(2, dim=1)
+    q = hh[:, 2 * hidden_size :]  # (N, H): q_t = h_(t-1) W_hn^T + b_hn
+    n = torch.tanh(x_part[:, 2 * hidden_size :] + q * r)  # (N, H)
+    return ((h - n) * z + n,), (h, r, z, n, q)
+
+
+#: :data:`KINDS` under ``torch.autocast``: the same kinds and backward steps, each forward step
+#: in torch's order of operations (``x_part`` holds :math:`x_t W_{ih}^\top + b_{ih}` only).
+#:
+#: :meta hide-value:
+AUTOCAST_KINDS = {
+    "RNN_TANH": replace(KINDS["RNN_TANH"], step=_rnn_autocast_step("tanh"), bias_hh_in_step=True),
+    "RNN_RELU": replace(KINDS["RNN_RELU"], step=_rnn_autocast_step("relu"), bias_hh_in_step=True),
+    "LSTM": replace(
+        KINDS["LSTM"], step=_lstm_autocast_step, named=_lstm_autocast_gates, bias_hh_in_step=True
+    ),
+    "GRU": replace(KINDS["GRU"], step=_gru_autocast_step, bias_hh_in_step=True),
 }

@@ -21,7 +21,7 @@ import torch
 
 from . import checks
 from .products import onednn_applies, pack, transposed_products
-from .steps import KINDS, Kind, Weights, input_projection, rnn_step
+from .steps import AUTOCAST_KINDS, KINDS, Kind, Weights, input_projection, rnn_step
 
 __all__ = ["rnn_tanh_layer"]  # the sweeps themselves are internal: forward and backward check, then call them
 
@@ -94,6 +94,7 @@ class Tape:
     x: torch.Tensor  # (L, N, F): the direction's input
     h_prev: list[torch.Tensor]  # L x (N, H_out): the state each step started from
     saved: list[Any]  # L x what the kind's backward reads
+    kind: Kind  # the kind whose step saved it (under autocast, its AUTOCAST_KINDS entry)
 
 
 def _weights(params: dict, layer: int, direction: int) -> tuple[str, Weights]:
@@ -121,7 +122,8 @@ def run_direction(x, state: tuple, w: Weights, kind: Kind, reverse: bool, mask, 
     length, batch = x.shape[:2]
     fast = onednn_applies(x, *state, *vars(w).values())
     packed = _packed(w, length * batch, batch, fast)
-    x_part = input_projection(x, packed.weight_ih, w.bias_ih, w.bias_hh, kind.name)  # (L, N, G*H)
+    bias_hh = None if kind.bias_hh_in_step else w.bias_hh  # autocast: b_hh rides in the recurrent product
+    x_part = input_projection(x, packed.weight_ih, w.bias_ih, bias_hh, kind.name)  # (L, N, G*H)
     outputs: list[Any] = [None] * length  # by time index, filled in reading order
     h_prev: list[Any] = [None] * length
     saved: list[Any] = [None] * length
@@ -136,7 +138,7 @@ def run_direction(x, state: tuple, w: Weights, kind: Kind, reverse: bool, mask, 
             state = tuple(torch.where(mask[t], n, s.to(n.dtype)) for n, s in zip(new, state, strict=True))
             outputs[t] = new[0] * mask[t]  # (N, H_out)
     if tape is not None:
-        tape.append(Tape(x, h_prev, saved))
+        tape.append(Tape(x, h_prev, saved, kind))
     return torch.stack(outputs), state  # (L, N, H_out), ((N, H_out)[, (N, H)])
 
 
@@ -160,7 +162,7 @@ def run_layers(
     layer and direction, in the order of ``h_n``'s rows. Reached through
     :func:`rnndoc.layers.forward`, which checks the arguments.
     """
-    kind, directions, mask = KINDS[mode], 2 if bidirectional else 1, _mask(lengths, input)
+    kind, directions, mask = _kind(mode, input), 2 if bidirectional else 1, _mask(lengths, input)
     x, h_n, c_n = input, [], []  # x: (L, N, H_in), then each layer's output
     for layer in range(num_layers):
         outputs = []
@@ -177,6 +179,13 @@ def run_layers(
     return x, torch.stack(h_n), None if c_0 is None else torch.stack(c_n)  # (lD, N, H_out), (lD, N, H)
 
 
+def _kind(mode: str, x: torch.Tensor) -> Kind:
+    """The cell kind the forward sweep runs: under ``torch.autocast`` for ``x``'s device, torch's order of operations."""
+    device = x.device.type
+    autocast = torch.amp.is_autocast_available(device) and torch.is_autocast_enabled(device)
+    return (AUTOCAST_KINDS if autocast else KINDS)[mode]
+
+
 def gate_values(tape: list, mode: str) -> list[dict[str, torch.Tensor]]:
     r"""Every gate at every step, from a tape :func:`run_layers` filled: one dict per layer and direction.
 
@@ -185,10 +194,11 @@ def gate_values(tape: list, mode: str) -> list[dict[str, torch.Tensor]]:
     (a reverse direction's step t read x_t, as its output does). Reached through
     :func:`rnndoc.layers.gates`, which checks the arguments.
     """
-    named = KINDS[mode].named
-    assert named is not None  # the front door admits gated kinds only
     found = []
     for record in tape:
+        named = record.kind.named
+        assert named is not None  # the front door admits gated kinds only
+        assert record.kind.name == mode
         steps = [named(saved) for saved in record.saved]  # L x {name: (N, H)}
         found.append({name: torch.stack([step[name] for step in steps]) for name in steps[0]})  # (L, N, H)
     return found
