@@ -26,17 +26,30 @@ def test_anbn_rows_are_the_strings_and_their_next_symbols(ns):
 
 
 @given(NS, st.data())
-def test_anbn_correct_fails_exactly_the_rows_with_a_wrong_determined_symbol(ns, data):
+def test_anbn_correct_fails_exactly_the_rows_with_an_illegal_prediction(ns, data):
     _, targets = anbn(ns)
     logits = functional.one_hot(targets.clamp(min=0), 3).double()  # (K, L, 3): every prediction right
     assert anbn_correct(logits, ns).all()
     row = data.draw(st.integers(0, len(ns) - 1))
     n = ns[row]
     step = data.draw(st.integers(0, 2 * n - 1))
-    logits[row, step] = functional.one_hot(torch.tensor((targets[row, step].item() + 1) % 3), 3).double()
+    guess = data.draw(st.sampled_from([k for k in range(3) if k != targets[row, step].item()]))
+    logits[row, step] = functional.one_hot(torch.tensor(guess), 3).double()
     correct = anbn_correct(logits, ns)
-    assert correct[row].item() == (step < n)  # a wrong guess among the a's costs nothing
+    # after an a, "a" and "b" are both legal and "$" never is; after a b only the target is
+    assert correct[row].item() == (step < n and SYMBOLS[guess] != "$")
     assert correct[[k for k in range(len(ns)) if k != row]].all()
+
+
+@given(NS)
+def test_anbn_correct_accepts_any_a_or_b_while_the_as_are_read(ns):
+    _, targets = anbn(ns)
+    logits = functional.one_hot(targets.clamp(min=0), 3).double()
+    for row, n in enumerate(ns):
+        logits[row, :n] = functional.one_hot(torch.tensor(1), 3).double()  # always "b" among the a's
+    assert anbn_correct(logits, ns).all()
+    logits[:, 0] = functional.one_hot(torch.tensor(2), 3).double()  # "$" after the first a
+    assert not anbn_correct(logits, ns).any()
 
 
 @given(st.integers(1, 30), st.integers(0, 50))

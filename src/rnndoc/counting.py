@@ -2,10 +2,11 @@ r"""Counting: the language :math:`a^n b^n`, as next-symbol prediction, and how a
 
 A network reads ``a`` n times, then ``b`` n times, and predicts the next symbol at every step;
 after the last ``b`` the next symbol is the end marker ``$``. While it reads a's the next symbol
-is uncertain (another ``a``, or the first ``b``); once it has read the first ``b`` every next
-symbol is determined by n: ``b`` until n of them are read, then ``$``. A network that predicts
-all of those right for every n it is shown has counted (Gers and Schmidhuber 2001; Weiss,
-Goldberg and Yahav 2018). :func:`anbn` writes the sequences as a padded batch,
+is uncertain (another ``a``, or the first ``b``) but never ``$``; once it has read the first ``b``
+every next symbol is determined by n: ``b`` until n of them are read, then ``$``. A network whose
+prediction is a legal next symbol at every step, for every n it is shown, has counted (the
+criterion of Gers and Schmidhuber 2001 and of Weiss, Goldberg and Yahav 2018, with one predicted
+symbol in place of the set of legal ones). :func:`anbn` writes the sequences as a padded batch,
 :func:`anbn_correct` scores a model's predictions on them. The training loop is in the chapter.
 """
 
@@ -72,10 +73,12 @@ def anbn(ns: Sequence[int]) -> tuple[torch.Tensor, torch.Tensor]:
 
 
 def anbn_correct(logits: torch.Tensor, ns: Sequence[int]) -> torch.Tensor:
-    """Whether a model predicted every determined symbol of each :math:`a^n b^n` right.
+    """Whether a model predicted a legal next symbol at every step of each :math:`a^n b^n`.
 
-    The determined symbols are the next ones after each ``b`` read (steps n to 2n - 1 of a row:
-    ``b``, ..., ``b``, ``$``); the prediction is the most probable symbol.
+    The prediction is the most probable symbol. After each ``a`` read (steps 0 to n - 1 of a
+    row) either ``a`` or ``b`` may follow, so either is right and only ``$`` is wrong; after
+    each ``b`` read (steps n to 2n - 1) the next symbol is determined (``b``, ..., ``b``, ``$``)
+    and the prediction must be it.
 
     Parameters
     ----------
@@ -103,6 +106,13 @@ def anbn_correct(logits: torch.Tensor, ns: Sequence[int]) -> torch.Tensor:
     >>> perfect = torch.nn.functional.one_hot(targets.clamp(min=0), 3).double()  # (2, 4, 3)
     >>> anbn_correct(perfect, [1, 2]).tolist()
     [True, True]
+    >>> guess = perfect.clone()
+    >>> guess[1, 0] = torch.tensor([0.0, 1.0, 0.0])  # "b" after the first a: legal for n = 1
+    >>> anbn_correct(guess, [1, 2]).tolist()
+    [True, True]
+    >>> guess[1, 0] = torch.tensor([0.0, 0.0, 1.0])  # "$" after an a: never legal
+    >>> anbn_correct(guess, [1, 2]).tolist()
+    [True, False]
     >>> perfect[1, 2] = torch.tensor([0.0, 0.0, 1.0])  # "$" one b too early for n = 2
     >>> anbn_correct(perfect, [1, 2]).tolist()
     [True, False]
@@ -115,6 +125,10 @@ def anbn_correct(logits: torch.Tensor, ns: Sequence[int]) -> torch.Tensor:
         )
     _, targets = anbn(counts)
     predicted = logits.argmax(dim=-1)  # (K, L)
-    return torch.tensor(
-        [bool((predicted[k, n : 2 * n] == targets[k, n : 2 * n]).all()) for k, n in enumerate(counts)]
-    )
+    end = SYMBOLS.index("$")
+    rows = []
+    for k, n in enumerate(counts):
+        a_phase = (predicted[k, :n] != end).all()  # after an a: "a" or "b", never the end
+        b_phase = (predicted[k, n : 2 * n] == targets[k, n : 2 * n]).all()  # after a b: determined
+        rows.append(bool(a_phase and b_phase))
+    return torch.tensor(rows)
