@@ -22,20 +22,28 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import parse_qs, urljoin, urlsplit
 
+import _book
 import pytest
-from _book import HTML, pages
 
-ROOT = HTML.parents[2]
+ROOT = _book.HTML.parents[2]
+#: The built book: docs/_build/html, or another build of it (RNNDOC_HTML), e.g. one made with the
+#: Pages workflow's addresses set, to check the links they bring.
+HTML = Path(os.environ.get("RNNDOC_HTML", _book.HTML))
 DOCS = ROOT / "docs"
-VERSION = re.search(r'__version__ = "([^"]+)"', (ROOT / "src" / "rnndoc" / "__init__.py").read_text()).group(
-    1
-)
+_INIT = (ROOT / "src" / "rnndoc" / "__init__.py").read_text("utf-8")
+VERSION = re.search(r'__version__ = "([^"]+)"', _INIT).group(1)
 REPOSITORY = os.environ.get("RNNDOC_REPOSITORY_URL", "").rstrip("/")
 BOOK = os.environ.get("RNNDOC_BOOK_URL", "")
 BOOK = BOOK.rstrip("/") + "/" if BOOK else ""
+
+
+def _pages() -> list[str]:
+    return sorted(p.relative_to(HTML).as_posix() for p in HTML.rglob("*.html") if "_static" not in p.parts)
+
+
 #: Pages made from a source file (the rest are Sphinx's: search, general index, 404).
 SOURCE_PAGES = [
-    p for p in pages() if (HTML / "_sources" / p.removesuffix(".html")).with_suffix(".md").is_file()
+    p for p in _pages() if (HTML / "_sources" / p.removesuffix(".html")).with_suffix(".md").is_file()
 ]
 CHAPTERS = [p for p in SOURCE_PAGES if p.startswith("chapters/")]
 
@@ -191,7 +199,8 @@ def test_report_a_problem(page):
         return
     (report,) = reports
     query = parse_qs(urlsplit(report).query)
-    title = html.unescape(re.search(r"<title>(.*?)( —|</title>)", _read(page), re.DOTALL).group(1))
+    title = html.unescape(re.search(r"<title>(.*?)</title>", _read(page), re.DOTALL).group(1))
+    title = re.sub(r"^\d+\. ", "", title.split(" — ")[0].strip())  # a chapter's number: in "Chapter 2"
     assert title in query["title"][0]
     assert page in query["body"][0]
 

@@ -68,7 +68,7 @@ def test_chapter_gets_launch_buttons_to_its_plain_notebook():
 
 
 def test_report_link_names_the_chapter_and_its_address():
-    context = _context("chapters/bptt", "Backpropagation through <em>time</em>, derived")
+    context = _context("chapters/bptt", "2. Backpropagation through <em>time</em>, derived")
     rl._page_links(_app(), "chapters/bptt", "page.html", context, doctree=object())
     (report,) = [
         b for b in _group(context, "source-buttons")["buttons"] if b["label"] == "report-problem-button"
@@ -77,7 +77,7 @@ def test_report_link_names_the_chapter_and_its_address():
     url = urlsplit(report["url"])
     assert f"{url.scheme}://{url.netloc}{url.path}" == f"{REPOSITORY}/issues/new"
     query = parse_qs(url.query)
-    assert query["title"] == ["Chapter 2, Backpropagation through time, derived: "]
+    assert query["title"] == ["Chapter 2 “Backpropagation through time, derived”: "]
     assert f"Page: {BOOK}chapters/bptt.html" in query["body"][0]
     assert "rnndoc 9.9.9" in query["body"][0]
 

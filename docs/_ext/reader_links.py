@@ -124,7 +124,9 @@ def _page_links(app, pagename, templatename, context, doctree) -> None:
         return
     title = _plain(context.get("title", pagename))
     number = _chapter_number(app, pagename)
-    where = f"Chapter {number}, {title}" if number else title
+    if number:  # the title carries the chapter's number ("2. Backpropagation ..."): once is enough
+        title = title.removeprefix(f"{number}. ")
+    where = f"Chapter {number} “{title}”" if number else title
     book = config.reader_links_book_url
     page = f"{book.rstrip('/')}/{pagename}.html" if book else f"{pagename}.html"
     body = (
