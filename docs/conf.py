@@ -489,7 +489,7 @@ html_sidebars = {
     "**": ["navbar-logo.html", "rnndoc-version.html", "icon-links.html", "search-button-field.html",
            "sbt-sidebar-nav.html"],
 }  # fmt: skip
-html_last_updated_fmt = "%Y-%m-%d"
+html_last_updated_fmt = "%Y-%m-%d"  # replaces None above: the date is git's, never the build's
 git_untracked_show_sourcelink = True
 git_last_updated_timezone = "UTC"  # the same date wherever the book is built
 html_baseurl = book_url
