@@ -221,6 +221,38 @@ def notebooks(session: nox.Session) -> None:
                 env={"RNNDOC_KERNEL_PYTHON": str(python)})  # fmt: skip
 
 
+#: Example addresses the ``published`` session builds with, as the Pages workflow sets them
+#: (.github/workflows/book.yml) for the real repository.
+PUBLISHED_ENV = {
+    "RNNDOC_REPOSITORY_URL": "https://github.com/example/rnndoc",
+    "RNNDOC_BOOK_URL": "https://example.github.io/rnndoc/",
+    "RNNDOC_BASE_URL": "/rnndoc/",
+}
+
+
+@nox.session(default=False, requires=["docs"])
+def published(session: nox.Session) -> None:
+    """Build the book as the Pages workflow publishes it, and check what the addresses bring.
+
+    Runs after ``docs``: the HTML builder with the workflow's three addresses set (example
+    values, PUBLISHED_ENV) into docs/_build/published/html, with a doctree folder of its own
+    (the local build's is left as it is) and the same execution cache (nothing is executed
+    again). Then browser/test_reader_pages.py reads that build: Colab and Binder buttons on
+    every chapter pointing at its notebook on the notebooks branch, "Report a problem" links
+    naming the page, the sitemap and the preview metadata at the book's address, and all the
+    rest that a local build also shows. Nothing is fetched.
+    """
+    # the browser check's own dependencies: its conftest.py is loaded for any test in browser/
+    session.install(*nox.project.dependency_groups(PYPROJECT, "browser"))
+    docs_bin = Path(session.virtualenv.location).parent / "docs" / "bin"
+    out = BUILD / "published"
+    common = ["-n", "-W", "--keep-going", "-T", "-j", "auto", "-d", str(out / "doctrees")]
+    session.run(docs_bin / "sphinx-build", "-b", "html", *common, DOCS, out / "html", external=True,
+                env=PUBLISHED_ENV)  # fmt: skip
+    session.run("pytest", "browser/test_reader_pages.py", "-o", "testpaths=", "-p", "no:cacheprovider",
+                *session.posargs, env={**PUBLISHED_ENV, "RNNDOC_HTML": str(out / "html")})  # fmt: skip
+
+
 @nox.session(default=False)
 def adding(session: nox.Session) -> None:
     """Train the adding chapter's four networks on several seeds and check every outcome.

@@ -78,6 +78,26 @@ nb_mime_priority_overrides = [("html", "text/latex", 5)]
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
 myst_heading_anchors = 3
 
+# --- figures sharp on high-density screens --------------------------------------------------
+# The kernels that execute the chapters draw matplotlib's inline figures as PNG at twice the
+# pixels ("retina"), and IPython gives each its display width and height (half the pixels),
+# which myst-nb writes on the <img>: the same size on the page, twice the detail. PNG rather
+# than SVG: the PDF edition takes the same image files (LaTeX does not include SVG), and PNG
+# bytes do not depend on the run (SVG's element ids and date do). Only the figure files change:
+# the cells compute the same values. The setting is IPython kernel configuration, in a profile
+# folder the build writes and points the kernels at (IPYTHONDIR, which they inherit); it is
+# part of the execution cache's key (_versions_key), so a change executes every chapter again.
+KERNEL_CONFIG = """\
+c.InlineBackend.figure_formats = {"retina"}
+c.HistoryManager.enabled = False
+"""
+_IPYTHON_DIR = BUILD / "ipython"
+(_IPYTHON_DIR / "profile_default").mkdir(parents=True, exist_ok=True)
+_kernel_config = _IPYTHON_DIR / "profile_default" / "ipython_kernel_config.py"
+if not _kernel_config.is_file() or _kernel_config.read_text("utf-8") != KERNEL_CONFIG:
+    _kernel_config.write_text(KERNEL_CONFIG, "utf-8")
+os.environ["IPYTHONDIR"] = str(_IPYTHON_DIR)
+
 
 def _versions_key() -> str:
     """A hash of what every chapter's outputs depend on besides its own cells and code.
@@ -96,6 +116,7 @@ def _versions_key() -> str:
     ):  # fmt: skip
         digest.update(f"{dist}=={importlib.metadata.version(dist)}".encode())
     digest.update(sys.version.encode())
+    digest.update(KERNEL_CONFIG.encode())  # how the kernels draw figures (above)
     return digest.hexdigest()[:16]
 
 
@@ -447,6 +468,43 @@ notebook_export_book_url = os.environ.get("RNNDOC_BOOK_URL", "")
 notebook_export_repository = repository_url
 html_last_updated_fmt = None
 html_context = {"default_mode": "auto"}  # without it the theme logs a console error on first visit
+
+# --- what readers of an online book expect (docs/_ext/reader_links.py and three extensions) ----
+# - Launch buttons (Colab, Binder) on every chapter, pointing at its plain notebook on the
+#   repository's `notebooks` branch, which the Pages workflow replaces with the build's
+#   _notebooks/ folder (with the requirements.txt and runtime.txt Binder reads); "Report a
+#   problem with this chapter" (a pre-filled GitHub issue) in the repository menu; the front
+#   page's <title> said once. All need RNNDOC_REPOSITORY_URL, and are left out without it.
+# - The version in the sidebar (_templates/rnndoc-version.html).
+# - Each page's "last updated" date: the date of the last commit that changed its source or a
+#   file it depends on (the rnndoc modules a chapter imports), from git (sphinx-last-updated-by-git;
+#   CI's checkout needs the whole history: fetch-depth 0). An uncommitted new page keeps its
+#   source link and shows no date.
+# - Preview metadata for shared links (sphinxext-opengraph: og:title, og:description, og:url)
+#   and a sitemap (sphinx-sitemap), both at the published address RNNDOC_BOOK_URL. Without it
+#   the preview's addresses are relative and no sitemap is written (the extension is not
+#   loaded: it would warn).
+book_url = notebook_export_book_url.rstrip("/") + "/" if notebook_export_book_url else ""
+extensions += ["reader_links", "sphinx_last_updated_by_git", "sphinxext.opengraph"]
+reader_links_repository = repository_url
+reader_links_book_url = book_url
+html_theme_options["use_issues_button"] = False  # reader_links' report link, with the page named
+templates_path = ["_templates"]
+html_sidebars = {
+    "**": ["navbar-logo.html", "rnndoc-version.html", "icon-links.html", "search-button-field.html",
+           "sbt-sidebar-nav.html"],
+}  # fmt: skip
+html_last_updated_fmt = "%Y-%m-%d"  # replaces None above: the date is git's, never the build's
+git_untracked_show_sourcelink = True
+git_last_updated_timezone = "UTC"  # the same date wherever the book is built
+html_baseurl = book_url
+ogp_site_url = book_url
+ogp_social_cards = {"enable": False}  # no drawn card per page (matplotlib, fonts): the text is the preview
+ogp_enable_meta_description = True
+if book_url:
+    extensions.append("sphinx_sitemap")
+    sitemap_url_scheme = "{link}"  # the pages are at the root, not under a version folder
+    sitemap_show_lastmod = True
 
 # sphinx-notfound-page renders the 404 page with absolute links under this prefix; with it
 # set to the published path (RNNDOC_BASE_URL, "/rnndoc/" for a GitHub project page) no

@@ -106,3 +106,16 @@ def test_first_page_of_each_chapter_rendered():
     missing = sorted(set(titles.values()) - set(rendered))
     assert missing == [], f"no outline entry (bookmark) for {missing}"
     assert len(list(PAGES.glob("*.png"))) == len(rendered)
+
+
+def test_every_page_offers_the_pdf():
+    """Once the PDF is beside the pages, every page's download menu links it (conf.py)."""
+    site = BUILD / "html"
+    assert (site / "rnndoc.pdf").is_file(), "nox -s pdf copies the PDF beside the pages"
+    missing = []
+    for docname in ["index", *_documents()]:
+        page = (site / f"{docname}.html").read_text("utf-8")
+        menu = re.search(r'<div class="dropdown dropdown-download-buttons">(.*?)</ul>', page, re.DOTALL)
+        if not menu or not re.search(r'href="(?:\.\./)*rnndoc\.pdf"', menu.group(1)):
+            missing.append(docname)
+    assert not missing, f"no link to the book's PDF in the download menu of {missing}"

@@ -1,0 +1,217 @@
+"""What a reader expects around each built page's text, read from the built HTML (no browser).
+
+Every page: the version under the title; a "last updated" date from git; preview metadata
+(og:title, og:description, og:url); a download menu with its source (.md), a chapter's plain
+notebook and, once ``nox -s pdf`` put it beside the pages, the book's PDF. The front page's
+title said once; a changelog in the Reference part whose newest version is the package's;
+figures drawn at twice their display size, which the <img> states. The links that need the
+repository and the published address (launch buttons, problem report, sitemap) are checked
+as the build was made: present and pointing at the right places when RNNDOC_REPOSITORY_URL /
+RNNDOC_BOOK_URL are set (as the Pages workflow sets them), absent when not (a local build).
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import struct
+import subprocess
+import xml.etree.ElementTree as ET
+from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import parse_qs, urljoin, urlsplit
+
+import _book
+import pytest
+
+ROOT = _book.HTML.parents[2]
+#: The built book: docs/_build/html, or another build of it (RNNDOC_HTML), e.g. one made with the
+#: Pages workflow's addresses set, to check the links they bring.
+HTML = Path(os.environ.get("RNNDOC_HTML", _book.HTML))
+DOCS = ROOT / "docs"
+_INIT = (ROOT / "src" / "rnndoc" / "__init__.py").read_text("utf-8")
+VERSION = re.search(r'__version__ = "([^"]+)"', _INIT).group(1)
+REPOSITORY = os.environ.get("RNNDOC_REPOSITORY_URL", "").rstrip("/")
+BOOK = os.environ.get("RNNDOC_BOOK_URL", "")
+BOOK = BOOK.rstrip("/") + "/" if BOOK else ""
+
+
+def _pages() -> list[str]:
+    return sorted(p.relative_to(HTML).as_posix() for p in HTML.rglob("*.html") if "_static" not in p.parts)
+
+
+#: Pages made from a source file (the rest are Sphinx's: search, general index, 404).
+SOURCE_PAGES = [
+    p for p in _pages() if (HTML / "_sources" / p.removesuffix(".html")).with_suffix(".md").is_file()
+]
+CHAPTERS = [p for p in SOURCE_PAGES if p.startswith("chapters/")]
+
+
+def _read(page: str) -> str:
+    return (HTML / page).read_text("utf-8")
+
+
+def _menu(text: str, label: str) -> list[str]:
+    """The links (href) of one of the header's dropdown menus."""
+    match = re.search(rf'<div class="dropdown dropdown-{label}">(.*?)</ul>', text, re.DOTALL)
+    return re.findall(r'href="([^"]+)"', match.group(1)) if match else []
+
+
+def _meta(text: str, prop: str) -> str | None:
+    match = re.search(rf'<meta property="{re.escape(prop)}" content="([^"]*)"', text)
+    return html.unescape(match.group(1)) if match else None
+
+
+def test_pages_found():
+    assert len(CHAPTERS) >= 10
+    assert "index.html" in SOURCE_PAGES
+
+
+@pytest.mark.parametrize("page", SOURCE_PAGES)
+def test_download_menu(page):
+    text = _read(page)
+    links = _menu(text, "download-buttons")
+    resolved = {urljoin(page, link) for link in links}
+    stem = page.removesuffix(".html")
+    assert f"_sources/{stem}.md" in resolved, f"{page}: no source in {links}"
+    if page in CHAPTERS:
+        notebook = f"_notebooks/{Path(stem).name}.ipynb"
+        assert notebook in resolved, f"{page}: no plain notebook in {links}"
+    if (HTML / "rnndoc.pdf").is_file():  # nox -s pdf put the book's PDF beside the pages
+        assert "rnndoc.pdf" in resolved, f"{page}: no book PDF in {links}"
+    for target in resolved:
+        assert (HTML / target).is_file(), f"{page}: the download menu links {target}, not in the build"
+
+
+@pytest.mark.parametrize("page", SOURCE_PAGES)
+def test_version_shown(page):
+    assert f'<p class="rnndoc-version">Version {VERSION}</p>' in _read(page)
+
+
+def _git_times(*args: str) -> list[int]:
+    """The commit times (Unix seconds) of the commits ``git log`` lists for ``args``."""
+    result = subprocess.run(["git", "log", "--format=%ct", *args], cwd=ROOT, capture_output=True,
+                            text=True, check=True)  # fmt: skip
+    return [int(line) for line in result.stdout.split()]
+
+
+@pytest.mark.parametrize("page", SOURCE_PAGES)
+def test_last_updated_from_git(page):
+    match = re.search(r"Last updated on (\d{4}-\d{2}-\d{2})", _read(page))
+    assert match, f"{page}: no last-updated date"
+    shown = match.group(1)
+    source = (DOCS / page).with_suffix(".md").relative_to(ROOT).as_posix()
+
+    def day(timestamp: int) -> str:
+        return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d")
+
+    # the source's last commit, or a later one that changed a file the page depends on
+    assert day(max(_git_times("--", source))) <= shown <= day(max(_git_times())), f"{page}: {shown}"
+
+
+@pytest.mark.parametrize("page", SOURCE_PAGES)
+def test_preview_metadata(page):
+    text = _read(page)
+    title = html.unescape(re.search(r"<title>(.*?)</title>", text, re.DOTALL).group(1))
+    assert _meta(text, "og:title"), f"{page}: no og:title"
+    assert title.startswith(_meta(text, "og:title"))
+    assert len(_meta(text, "og:description") or "") > 20, f"{page}: no og:description"
+    assert _meta(text, "og:url") == f"{BOOK}{page}"
+
+
+def test_front_page_title_once():
+    text = _read("index.html")
+    title = html.unescape(re.search(r"<title>(.*?)</title>", text, re.DOTALL).group(1)).strip()
+    heading = re.search(r'<article class="bd-article">.*?<h1>(.*?)<a class="headerlink"', text, re.DOTALL)
+    assert title == html.unescape(heading.group(1)).strip()  # "T", not "T — T"
+    other = html.unescape(re.search(r"<title>(.*?)</title>", _read("notation.html")).group(1))
+    assert other.endswith(" — " + title)  # the other pages keep the book's name after theirs
+
+
+def test_changelog():
+    text = _read("changelog.html")
+    versions = re.findall(r"<h2>Version ([^ <]+)", text)
+    assert versions, "no version heading"
+    assert versions[0] == VERSION, versions
+    dates = re.findall(r"<h3>(\d{4}-\d{2}-\d{2})", text)
+    assert dates, "no dated entry"
+    assert dates == sorted(dates, reverse=True), dates  # newest first
+    index = _read("index.html")
+    reference = re.search(r'class="caption"[^>]*>(?:(?!</ul>).)*?Reference.*?</ul>', index, re.DOTALL)
+    assert 'href="changelog.html"' in reference.group(0)
+
+
+def _png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()[:24]
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
+    return struct.unpack(">II", data[16:24])
+
+
+def test_figures_at_twice_their_size():
+    checked = 0
+    for page in CHAPTERS:
+        text = _read(page)
+        for img in re.findall(r'<img [^>]*src="[^"]*_images/[^"]+\.png"[^>]*>', text):
+            src = re.search(r'src="([^"]+)"', img).group(1)
+            width = re.search(r'width="(\d+)', img)
+            height = re.search(r'height="(\d+)', img)
+            assert width, f"{page}: {img[:120]} has no width"
+            assert height, f"{page}: {img[:120]} has no height"
+            pixels = _png_size(HTML / urljoin(page, src))
+            # IPython states half the pixels, rounded down: an odd count leaves one over
+            shown = (int(width.group(1)), int(height.group(1)))
+            assert all(2 * s <= p <= 2 * s + 1 for s, p in zip(shown, pixels, strict=True)), (
+                f"{page}: {src} {pixels}"
+            )
+            checked += 1
+    assert checked >= 10
+
+
+def test_notebooks_branch_files():
+    folder = HTML / "_notebooks"
+    requirements = (folder / "requirements.txt").read_text("utf-8").splitlines()
+    assert any(line.startswith("rnndoc") for line in requirements)
+    assert any(re.fullmatch(r"torch==[\d.]+", line) for line in requirements)
+    assert re.fullmatch(r"python-3\.\d+\n", (folder / "runtime.txt").read_text("utf-8"))
+    assert (folder / "README.md").is_file()
+
+
+@pytest.mark.parametrize("page", CHAPTERS)
+def test_launch_buttons(page):
+    links = _menu(_read(page), "launch-buttons")
+    if not REPOSITORY.startswith("https://github.com/"):
+        assert links == [], f"{page}: launch buttons without a repository"
+        return
+    owner_name = REPOSITORY.removeprefix("https://github.com/")
+    notebook = Path(page).with_suffix(".ipynb").name
+    assert links == [
+        f"https://colab.research.google.com/github/{owner_name}/blob/notebooks/{notebook}",
+        f"https://mybinder.org/v2/gh/{owner_name}/notebooks?urlpath=lab/tree/{notebook}",
+    ]
+
+
+@pytest.mark.parametrize("page", SOURCE_PAGES)
+def test_report_a_problem(page):
+    text = html.unescape(_read(page))
+    reports = re.findall(r'href="([^"]*/issues/new\?[^"]*)"', text)
+    if not REPOSITORY:
+        assert reports == [], f"{page}: an issue link without a repository"
+        return
+    (report,) = reports
+    query = parse_qs(urlsplit(report).query)
+    title = html.unescape(re.search(r"<title>(.*?)</title>", _read(page), re.DOTALL).group(1))
+    title = re.sub(r"^\d+\. ", "", title.split(" — ")[0].strip())  # a chapter's number: in "Chapter 2"
+    assert title in query["title"][0]
+    assert page in query["body"][0]
+
+
+def test_sitemap():
+    sitemap = HTML / "sitemap.xml"
+    if not BOOK:
+        assert not sitemap.exists(), "a sitemap without the book's address"
+        return
+    locations = {
+        el.text for el in ET.parse(sitemap).getroot().iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")
+    }
+    assert {f"{BOOK}{page}" for page in SOURCE_PAGES} <= locations
