@@ -21,7 +21,7 @@ SOURCES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts)
 PAGES = sorted(p for p in HTML.rglob("*.html") if "_sources" not in p.parts) if HTML.is_dir() else []
 
 # A code span (any number of backticks), with the role name that may stand right before it.
-_SPAN = re.compile(r"(\{[A-Za-z][\w:.+-]*\})?(`+)(.+?)(?<!`)\2(?!`)", re.S)
+_SPAN = re.compile(r"(\{[A-Za-z][\w:.+-]*\})?(`+)(.+?)(?<!`)\2(?!`)", re.DOTALL)
 _FENCE = re.compile(r"(`{3,}|~{3,})(.*)")
 _ROLE_SOURCE = ("{numref}", "{glue:", "{eq}", "{doc}", "{ref}", "{cite")
 
@@ -64,7 +64,7 @@ def split_roles(text: str) -> list[tuple[int, str]]:
         ("x\n({numref}`Chapter %s\n<chap-x>`)", [(2, "{numref}`Chapter %s\n<chap-x>`")]),
         ("as in {numref}`Chapter %s <chap-x>`,\nwe", []),
         ("`weight_hh_l{l}` reads\nand `P`", []),
-        ("```{code-cell} ipython3\nf\"{name}`\nx`\"\n```\n", []),
+        ('```{code-cell} ipython3\nf"{name}`\nx`"\n```\n', []),
     ],
 )
 def test_the_checker_sees_split_roles(text, expected):
@@ -79,7 +79,7 @@ def test_no_role_spans_a_line_break(source):
 class _VisibleText(HTMLParser):
     """The text a reader sees: outside scripts, styles and code."""
 
-    _HIDDEN = {"script", "style", "code", "pre", "textarea"}
+    _HIDDEN = frozenset({"script", "style", "code", "pre", "textarea"})
 
     def __init__(self) -> None:
         super().__init__()
@@ -101,9 +101,7 @@ def visible_role_source(html: str) -> list[str]:
     parser = _VisibleText()
     parser.feed(html)
     text = " ".join(parser.parts)
-    return [
-        text[max(0, i - 40) : i + 40] for marker in _ROLE_SOURCE for i in [text.find(marker)] if i >= 0
-    ]
+    return [text[max(0, i - 40) : i + 40] for marker in _ROLE_SOURCE for i in [text.find(marker)] if i >= 0]
 
 
 def test_the_html_checker_sees_role_source():
