@@ -134,11 +134,28 @@ def test_glossary_and_figure_alt_text():
     assert "Two curves that cross." in cells[3]["source"]
 
 
-def test_a_wrapped_numref_is_not_a_comment():
-    """ "%s" at the start of a wrapped line inside a paragraph is text (as myst-parser reads it)."""
+def test_no_wrapped_line_starts_a_comment():
+    """A line of prose that starts with "%" (a numref's "%s" wrapped onto it) is a MyST comment:
+    the book and the notebook would both drop it, and show the role's first half as text."""
+    import itertools  # noqa: PLC0415
+    import re  # noqa: PLC0415
+
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    found = []
+    for path in sorted(docs.rglob("*.md")):
+        if "_build" in path.parts:
+            continue
+        lines = path.read_text("utf-8").splitlines()
+        for number, (before, line) in enumerate(itertools.pairwise(lines), start=2):
+            if re.match(r"%s\b", line) and before.strip():
+                found.append(f"{path.relative_to(docs)}:{number}: {line[:60]}")
+    assert found == []
+
+
+def test_a_numref_wrapped_in_its_text_reads_on_one_line():
     book = notebook_export.Book(
         url="../", labels={"chap-x": ("chapters/x", "chap-x", "X")}, numbers={"chapters/x": {"chap-x": "3"}}
     )
     chapter = notebook_export._Chapter(book, "chapters/y", {})
-    text = chapter.markdown("as in {numref}`Chapter\n%s <chap-x>`, we flip it.\n\n% a comment\n")
-    assert text == "as in [Chapter 3](../chapters/x.html#chap-x), we flip it."
+    text = chapter.markdown("as {numref}`in\nChapter %s <chap-x>`, we flip it.\n\n% a comment\n")
+    assert text == "as [in Chapter 3](../chapters/x.html#chap-x), we flip it."

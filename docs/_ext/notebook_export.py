@@ -290,11 +290,6 @@ class _Chapter:
             if token.type in {"fence", "colon_fence"} and token.info.strip().startswith("{"):
                 flush()
                 out.extend(self.directive(token).split("\n"))
-            elif token.type == "myst_line_comment" and start > 0 and lines[start - 1].strip() \
-                    and not lines[start - 1].lstrip().startswith("%"):  # fmt: skip
-                # a wrapped line that starts with "%" (a numref's "%s") inside a paragraph:
-                # myst-parser reads it as the paragraph's text, mdit-py-plugins as a comment
-                prose.extend(lines[start:end])
             elif token.type in {"myst_line_comment", "myst_target", "myst_block_break"}:
                 flush()
             elif token.type in {
