@@ -194,29 +194,30 @@ def notebooks(session: nox.Session) -> None:
     """Check the chapters' plain notebooks and run two of them where only the package is.
 
     Runs after ``docs``, whose HTML build writes them (docs/_build/html/_notebooks, by
-    docs/_ext/notebook_export.py). Builds the package's wheel (``pip wheel --no-deps .``),
-    makes a fresh venv (.nox/notebooks-kernel, cleared each run) with only that wheel, the
-    pinned torch (``RNNDOC_TORCH``), sympy, matplotlib and ipykernel, and runs
+    docs/_ext/notebook_export.py), with the package's wheel beside them (``pip wheel
+    --no-deps .``, by the same extension, in a local build). Makes a fresh venv
+    (.nox/notebooks-kernel, cleared each run) with the pinned torch (``RNNDOC_TORCH``),
+    rnndoc's other requirements, sympy, matplotlib and ipykernel, but not rnndoc, and runs
     notebooks/test_notebooks.py: no MyST left in any notebook, every glued value written in,
-    and the notebooks named by ``RNNDOC_NOTEBOOKS`` (default: order and cells) executed top
-    to bottom on that venv's kernel with nbclient, failing on any error. Arguments after
-    ``--`` go to pytest.
+    no page linking a MyST notebook, and the notebooks named by ``RNNDOC_NOTEBOOKS``
+    (default: order and cells) executed top to bottom on that venv's kernel with nbclient,
+    each beside a copy of the wheel, which the first one's install cell installs; failing on
+    any error. Arguments after ``--`` go to pytest.
     """
     session.install(*nox.project.dependency_groups(PYPROJECT, "notebooks"))
-    wheels = Path(session.create_tmp()) / "wheel"
-    shutil.rmtree(wheels, ignore_errors=True)
-    session.run("python", "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(ROOT))
     kernel = ROOT / ".nox" / "notebooks-kernel"
     session.run("python", "-m", "venv", "--clear", str(kernel))
     python = kernel / "bin" / "python"
     pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    wheel = [str(path) for path in wheels.glob("rnndoc-*.whl")]
-    extra = ["sympy", "matplotlib", "ipykernel"]
+    # rnndoc's other requirements, but not rnndoc: the notebooks install it from the wheel
+    # the local build shipped beside them (their install cell, as a reader's kernel would)
+    others = [req for req in PYPROJECT["project"]["dependencies"] if not req.startswith("torch")]
+    extra = [*others, "sympy", "matplotlib", "ipykernel"]
     if any(arg.startswith("-") for arg in TORCH):  # pip options (an index) apply to torch alone
         session.run(*pip, *TORCH, external=True)
-        session.run(*pip, *wheel, *extra, external=True)
+        session.run(*pip, *extra, external=True)
     else:
-        session.run(*pip, *TORCH, *wheel, *extra, external=True)
+        session.run(*pip, *TORCH, *extra, external=True)
     session.run("pytest", "notebooks", "-o", "testpaths=", "-p", "no:cacheprovider", *session.posargs,
                 env={"RNNDOC_KERNEL_PYTHON": str(python)})  # fmt: skip
 

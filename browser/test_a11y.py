@@ -169,10 +169,11 @@ FOCUSED = """() => {
     shown: shown,
     sized: box.width > 0 && box.height > 0,
     key: el.dataset.rnndocFocusKey || (el.dataset.rnndocFocusKey = String(Math.random())),
+    inline_math: el.tagName === 'MJX-CONTAINER' && el.getAttribute('display') !== 'true',
   };
 }"""
 
-#: A chapter holds a few hundred tab stops (each equation is one: MathJax's menu); enough.
+#: A chapter holds a few hundred tab stops (each display equation is one: MathJax's menu); enough.
 MAX_TABS = 1500
 
 
@@ -193,6 +194,8 @@ def focus_problems(page, where: str) -> list[str]:
         seen.add(stop["key"])
         if stop["sized"] and not stop["shown"]:
             problems.append(f"{where}: no focus indicator on {stop['name']} ({stop['text']!r})")
+        if stop["inline_math"]:  # rnndoc.js takes inline formulas out of the tab order
+            problems.append(f"{where}: an inline formula is a Tab stop ({stop['text']!r})")
     RUNS["focus stops"] += len(seen)
     return problems
 
@@ -219,6 +222,53 @@ def test_focus_is_visible_on_a_phone(browser, book_url, page_path):
     problems = focus_problems(page, f"{page_path} (dark, phone)")
     context.close()
     assert problems == [], "\n  ".join(["keyboard:", *sorted(set(problems))])
+
+
+# The formulas and the buttons as rnndoc.js leaves them: each formula's tabindex and whether it
+# keeps MathJax's assistive MathML; each copy button's and fold button's name.
+NAMES = """() => {
+  const math = [...document.querySelectorAll('article.bd-article mjx-container')].map(box => ({
+    display: box.getAttribute('display') === 'true',
+    tabindex: box.getAttribute('tabindex'),
+    mml: Boolean(box.querySelector('mjx-assistive-mml math')),
+  }));
+  const names = sel => [...document.querySelectorAll(sel)].map(b => ({
+    label: b.getAttribute('aria-label'), expanded: b.getAttribute('aria-expanded'),
+    title: (b.closest('.admonition-title') || b.parentElement).textContent.trim(),
+  }));
+  return {math: math, copy: names('button.copybtn'), toggle: names('button.toggle-button')};
+}"""
+
+
+@pytest.mark.parametrize("page_path", ["chapters/gru.html", "chapters/bptt.html"])
+def test_math_tab_order_and_button_names(browser, book_url, page_path):
+    """Inline formulas are out of the tab order but keep their MathML for screen readers;
+    display equations are Tab stops; copy buttons are named "Copy code"; each fold button is
+    named from its box's title ("Show Checks"), and "Hide ..." once open."""
+    context, page = open_page(browser, book_url + page_path, "light", "desktop")
+    found = page.evaluate(NAMES)
+    inline = [m for m in found["math"] if not m["display"]]
+    display = [m for m in found["math"] if m["display"]]
+    assert inline, found["math"][:5]
+    assert display, found["math"][:5]
+    assert {m["tabindex"] for m in inline} == {"-1"}
+    assert {m["tabindex"] for m in display} == {"0"}
+    assert all(m["mml"] for m in found["math"]), "MathJax's assistive MathML is gone"
+    assert found["copy"]
+    assert {b["label"] for b in found["copy"]} == {"Copy code"}
+    assert found["toggle"], "the page has folded boxes"
+    for button in found["toggle"]:
+        assert button["label"].startswith("Show "), button
+        assert button["expanded"] == "false", button
+        assert button["label"] != "Show hidden content", button
+    if page_path == "chapters/gru.html":
+        assert "Show Checks" in {b["label"] for b in found["toggle"]}
+        assert any(b["label"].startswith("Show solution to Exercise") for b in found["toggle"])
+    page.locator("button.toggle-button").first.click()
+    opened = page.evaluate(NAMES)["toggle"][0]
+    assert opened["label"].startswith("Hide "), opened
+    assert opened["expanded"] == "true", opened
+    context.close()
 
 
 # After the explorer has started: the equations' speech (SRE's text, MathJax puts it in

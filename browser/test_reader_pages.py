@@ -215,3 +215,35 @@ def test_sitemap():
         el.text for el in ET.parse(sitemap).getroot().iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")
     }
     assert {f"{BOOK}{page}" for page in SOURCE_PAGES} <= locations
+
+
+def test_notebook_links_and_rnndoc_source():
+    """With the book's address (RNNDOC_BOOK_URL), the notebooks' links are absolute (they work
+    from a download folder or Colab); without it, relative to _notebooks/ and the first cell
+    says so. rnndoc comes from the repository at the commit (RNNDOC_REPOSITORY_URL), else from
+    the wheel shipped beside the notebooks."""
+    import json  # noqa: PLC0415
+
+    folder = HTML / "_notebooks"
+    requirements = (folder / "requirements.txt").read_text("utf-8")
+    wheels = sorted(folder.glob("rnndoc-*.whl"))
+    for path in sorted(folder.glob("*.ipynb")):
+        cells = json.loads(path.read_text("utf-8"))["cells"]
+        markdown = "\n".join(c["source"] for c in cells if c["cell_type"] == "markdown")
+        install = next(c["source"] for c in cells if c["cell_type"] == "code")
+        relative = re.findall(r"\]\((\.\./[^)]*)\)", markdown)
+        if BOOK:
+            assert relative == [], f"{path.name}: relative links {relative[:3]}"
+            assert f"the book: {BOOK}" in install
+        else:
+            assert relative, path.name
+            assert "relative to the book's `_notebooks/` folder" in markdown
+        if REPOSITORY:
+            assert f"'rnndoc @ git+{REPOSITORY}@" in install, path.name
+        else:
+            assert f"'./{wheels[0].name}'" in install, path.name
+    if REPOSITORY:
+        assert f"rnndoc @ git+{REPOSITORY}@" in requirements
+        assert wheels == []
+    else:
+        assert f"./{wheels[0].name}\n" in requirements

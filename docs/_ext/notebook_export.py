@@ -129,6 +129,7 @@ class Book:
     sections: set[str] = field(default_factory=set)  #: the labels of sections (numref: "Section 3")
     downloads: dict[str, str] = field(default_factory=dict)  #: source path (docs-relative) -> url path
     install: str = ""  #: the first code cell's source
+    preface: str = ""  #: the first Markdown cell: where the book is, how rnndoc is installed
     format_text: Callable[[str, str], str] = format
 
 
@@ -194,7 +195,8 @@ class _Chapter:
                 number = self.book.numbers.get(docname, {}).get(anchor, "")
                 if not number:
                     raise ExportError(f"{self.docname}: the label {target!r} has no number")
-                form = text or ("Section {number}" if target in self.book.sections else "Figure {number}")
+                form = " ".join(text.split()) if text else None  # a role wrapped over two lines
+                form = form or ("Section {number}" if target in self.book.sections else "Figure {number}")
                 title = form.replace("%s", number).replace("{number}", number).replace("{name}", title)
             return f"[{_escape(text if name == 'ref' and text else title)}]({self.page(docname, anchor)})"
         if name in {"cite:p", "cite:t", "cite"}:
@@ -327,6 +329,21 @@ class _Chapter:
             )
             content = f"{heading}\n\n{self.markdown(body)}"
             return "\n".join(f"> {line}".rstrip() for line in content.split("\n"))
+        if name == "glossary":  # terms (lines at the margin), each defined by the indented lines under it
+            entries: list[tuple[list[str], list[str]]] = []
+            for line in body.splitlines():
+                if not line.strip():
+                    continue
+                if not line[0].isspace():
+                    if not entries or entries[-1][1]:
+                        entries.append(([], []))
+                    entries[-1][0].append(line.strip())
+                elif entries:
+                    entries[-1][1].append(line.strip())
+            return "\n".join(
+                f"- **{self.inline(', '.join(terms))}**: {self.inline(' '.join(text))}"
+                for terms, text in entries
+            )
         if name == "solution-start":
             number = self.book.numbers.get(self.docname, {}).get(arg, "")
             self.in_solution = True
@@ -452,24 +469,67 @@ def _without_magics(source: str) -> str:
     return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
 
 
-def install_cell(modules: list[str], requirements: dict[str, str], note: str) -> str:
-    """The first code cell: pip-install the requirement of each module the kernel lacks."""
-    pairs = ",\n".join(f"    ({m!r}, {requirements[m]!r})" for m in modules if m in requirements)
+def install_cell(modules: list[str], requirements: dict[str, str], note: str, howto: str = "") -> str:
+    """The first code cell: pip-install the requirement of each module the kernel lacks.
+
+    One requirement at a time, rnndoc last, so that torch and sympy arrive even where rnndoc
+    cannot be installed; a requirement that is a wheel file (``./rnndoc-...whl``, shipped
+    beside the notebooks of a local build) is tried only where that file is. What could not
+    be installed is named at the end, with ``howto`` (how to install rnndoc otherwise).
+    """
+    ordered = sorted((m for m in modules if m in requirements), key=lambda m: m == "rnndoc")
+    pairs = ",\n".join(f"    ({m!r}, {requirements[m]!r})" for m in ordered)
+    howto_lines = ",\n".join(f"    {line!r}" for line in howto.splitlines()) or "    ''"
     return f"""# What this notebook imports, installed only where it is missing: where everything is
 # installed already (as in the book's own environment) this does nothing and needs no network.
 # {note}
 import importlib.util
+import pathlib
 import subprocess
 import sys
 
 _requirements = [
 {pairs},
 ]
-_missing = [req for module, req in _requirements if importlib.util.find_spec(module) is None]
-if _missing:
-    print("installing:", *_missing)
-    subprocess.check_call([sys.executable, "-m", "pip", "install", "--quiet", *_missing])
-    importlib.invalidate_caches()"""
+_howto = "\\n".join([
+{howto_lines}
+])
+_failed = []
+for _module, _requirement in _requirements:  # one at a time, rnndoc last
+    if importlib.util.find_spec(_module) is not None:
+        continue
+    if _requirement.endswith(".whl") and not pathlib.Path(_requirement).is_file():
+        _failed.append(f"{{_module}} ({{_requirement}} is not in this notebook's folder)")
+        continue
+    print("installing:", _requirement)
+    if subprocess.call([sys.executable, "-m", "pip", "install", "--quiet", _requirement]) != 0:
+        _failed.append(f"{{_module}} (pip install {{_requirement!r}} failed)")
+    importlib.invalidate_caches()
+if _failed:
+    raise RuntimeError("not installed: " + ", ".join(_failed) + "\\n" + _howto)"""
+
+
+def preface(release: str, built: str, url: str, docname: str, rnndoc: str) -> str:
+    """The notebook's first cell: where the book is (its links lead there), and what the
+    install cell installs rnndoc from."""
+    if "://" in url:
+        where = f"This notebook is a page of the book *rnndoc* {release} ({built}): [{url}{docname}.html]({url}{docname}.html)."
+    else:
+        where = (
+            f"This notebook is a page of the book *rnndoc* {release} ({built}), `{docname}.html` in the built "
+            "book. Its links are relative to the book's `_notebooks/` folder: they lead to the book's pages "
+            "where the notebook is opened from that folder (`docs/_build/html/_notebooks/` after `nox -s docs` "
+            "in a checkout), not from a download folder or Colab."
+        )
+    if rnndoc.endswith(".whl"):
+        how = (f"The first code cell installs what is missing; rnndoc (not on PyPI) from the wheel "
+               f"`{rnndoc.removeprefix('./')}` beside this notebook in the book's `_notebooks/` folder "
+               f"(`pip install {rnndoc}`), or install it from a checkout: `pip install /path/to/the/checkout`.")  # fmt: skip
+    elif "git+" in rnndoc:
+        how = f"The first code cell installs what is missing; rnndoc (not on PyPI) with `pip install '{rnndoc}'`."
+    else:
+        how = "The first code cell installs what is missing; rnndoc is not on PyPI: install it from a checkout of the book's repository (`pip install /path/to/the/checkout`)."
+    return f"{where}\n\n{how}"
 
 
 # --- a notebook ------------------------------------------------------------------------------------
@@ -533,6 +593,10 @@ def export_notebook(notebook: dict, docname: str, book: Book) -> dict:
         cells.append(cell)
         figure = meta.get("mystnb", {}).get("figure")
         alt = meta.get("mystnb", {}).get("image", {}).get("alt")
+        if alt:  # also where nbconvert's HTML finds an image's alt text (output metadata)
+            for output in outputs:
+                for mime in (m for m in output.get("data", {}) if m.startswith("image/")):
+                    output.setdefault("metadata", {}).setdefault(mime, {})["alt"] = alt
         if figure or alt:
             parts = []
             if figure and figure.get("caption"):
@@ -544,6 +608,9 @@ def export_notebook(notebook: dict, docname: str, book: Book) -> dict:
                     f"<details>\n<summary>Figure description</summary>\n\n{_escape(alt)}\n\n</details>"
                 )
             cells.append(_markdown_cell("\n\n".join(parts), len(cells)))
+    if book.preface:  # after the title's cell: where the book is, how rnndoc is installed
+        first = next((i for i, c in enumerate(cells) if c["cell_type"] == "markdown"), -1)
+        cells.insert(first + 1, _markdown_cell(book.preface, 0))
     for index, cell in enumerate(cells):  # stable ids: the same chapter gives the same bytes
         cell["id"] = f"cell-{index}"
         if cell["cell_type"] == "markdown":
@@ -590,9 +657,67 @@ def _requirements(app, root: Path) -> dict[str, str]:
     repository, commit = app.config.notebook_export_repository, _commit(root)
     if repository:
         table["rnndoc"] = f"rnndoc @ git+{repository}" + (f"@{commit}" if commit else "")
-    else:  # no repository configured (RNNDOC_REPOSITORY_URL): pip says rnndoc is not found
-        table["rnndoc"] = f"rnndoc=={app.config.release}"
+    else:  # a local build (no RNNDOC_REPOSITORY_URL): the wheel shipped beside the notebooks
+        wheels = sorted((Path(app.outdir) / FOLDER).glob("rnndoc-*.whl"))
+        table["rnndoc"] = f"./{wheels[-1].name}" if wheels else f"rnndoc=={app.config.release}"
     return table
+
+
+def install_howto(app, root: Path) -> str:
+    """How to install rnndoc where the install cell could not (the cell's last words)."""
+    repository, commit = app.config.notebook_export_repository, _commit(root)
+    if repository:
+        at = f"@{commit}" if commit else ""
+        return (f"rnndoc is not on PyPI; install it from the book's repository:\n"
+                f"  pip install 'rnndoc @ git+{repository}{at}'")  # fmt: skip
+    return (
+        "rnndoc is not on PyPI. Put the wheel from the built book's _notebooks/ folder\n"
+        "(docs/_build/html/_notebooks/ after `nox -s docs` in a checkout of the book's repository)\n"
+        "beside this notebook and run this cell again, or install the package from a checkout:\n"
+        "  pip install /path/to/the/checkout"
+    )
+
+
+def _wheel_key(root: Path) -> str:
+    import hashlib  # noqa: PLC0415
+
+    digest = hashlib.sha256()
+    for path in [root / "pyproject.toml", root / "README.md", *sorted((root / "src").rglob("*.py"))]:
+        if path.is_file():
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def ship_wheel(root: Path, folder: Path) -> Path | None:
+    """Build the package's wheel into ``folder`` (``pip wheel --no-deps``, as ``nox -s
+    notebooks`` does) unless the one there was built from the same sources; None if pip fails
+    (the install cell then says how to install from a checkout)."""
+    import shutil  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+
+    from sphinx.util import logging  # noqa: PLC0415
+
+    stamp, key = folder / ".rnndoc-wheel.key", _wheel_key(root)
+    wheels = sorted(folder.glob("rnndoc-*.whl"))
+    if wheels and stamp.is_file() and stamp.read_text("utf-8") == key:
+        return wheels[-1]
+    with tempfile.TemporaryDirectory() as tmp:
+        result = subprocess.run(
+            [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--disable-pip-version-check",
+             "-w", tmp, str(root)],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        built = sorted(Path(tmp).glob("rnndoc-*.whl"))
+        if result.returncode != 0 or not built:
+            logging.getLogger(__name__).info(
+                f"notebook_export: no wheel of rnndoc (pip: {result.stderr[-300:]})"
+            )
+            return None
+        for old in wheels:
+            old.unlink()
+        shutil.copy2(built[-1], folder / built[-1].name)
+    stamp.write_text(key, "utf-8")
+    return folder / built[-1].name
 
 
 def _book_from_env(app) -> Book:
@@ -653,8 +778,53 @@ def _book_from_env(app) -> Book:
 
 
 def chapters(app) -> list[str]:
-    """The documents that get a plain notebook: the chapters."""
-    return sorted(doc for doc in app.env.found_docs if doc.startswith("chapters/"))
+    """The documents that get a plain notebook: the chapters, and any other page that offers
+    its notebook with ``{nb-download}`` (the notation page)."""
+
+    def offers(doc: str) -> bool:
+        path = Path(app.env.doc2path(doc))
+        return path.suffix == ".md" and "{nb-download}" in path.read_text("utf-8")
+
+    return sorted(doc for doc in app.env.found_docs if doc.startswith("chapters/") or offers(doc))
+
+
+#: The scheme of a ``{nb-download}`` link before the HTML writer gets it (see PlainNotebookRole).
+_SCHEME = "rnndoc-notebook://"
+
+
+class PlainNotebookRole:
+    """``{nb-download}`text <name.ipynb>```: a download link to the page's *plain* notebook.
+
+    It replaces myst-nb's role of the same name, which links (and copies into _downloads/) the
+    MyST notebook myst-nb parsed: MyST syntax, glue placeholders, ``from myst_nb import glue``
+    and no install cell, a notebook that does not run outside the book. The link text is plain
+    text (myst-nb's is set as code). The node is a ``download_reference`` whose target has a
+    scheme, so that Sphinx copies nothing; ``_plain_notebook_links`` points it at
+    ``_notebooks/<name>.ipynb`` for the HTML page (the LaTeX writer keeps the text only).
+    """
+
+    def __call__(self, name, rawtext, text, lineno, inliner, options=None, content=()):
+        from docutils import nodes  # noqa: PLC0415
+        from sphinx.addnodes import download_reference  # noqa: PLC0415
+
+        title, target = _split_explicit(text)
+        node = download_reference(rawtext, reftarget=_SCHEME + posixpath.basename(target))
+        node += nodes.Text(title or target)
+        return [node], []
+
+
+def _plain_notebook_links(app, doctree, docname) -> None:
+    """Point each ``{nb-download}`` link at the plain notebook, relative to the page."""
+    from sphinx.addnodes import download_reference  # noqa: PLC0415
+
+    for node in doctree.findall(download_reference):
+        target = node.get("reftarget", "")
+        if target.startswith(_SCHEME):
+            path = f"{FOLDER}/{target.removeprefix(_SCHEME)}"
+            if app.builder.format == "html":
+                node["refuri"] = posixpath.relpath(path, posixpath.dirname(docname) or ".")
+            else:
+                node["refuri"] = path
 
 
 def _export_all(app, exception) -> None:
@@ -663,11 +833,15 @@ def _export_all(app, exception) -> None:
     root = Path(app.confdir).parent
     executed = Path(app.outdir).parent / "jupyter_execute"
     book = _book_from_env(app)
-    requirements = _requirements(app, root)
-    commit = _commit(root)
-    built = f"built from commit {commit[:12]}" if commit else "built from an unknown commit"
     target = Path(app.outdir) / FOLDER
     target.mkdir(parents=True, exist_ok=True)
+    if not app.config.notebook_export_repository:  # a local build: the package ships beside them
+        ship_wheel(root, target)
+    requirements = _requirements(app, root)
+    howto = install_howto(app, root)
+    commit = _commit(root)
+    built = f"built from commit {commit[:12]}" if commit else "built from an unknown commit"
+    absolute = "://" in book.url
     for docname in chapters(app):
         notebook = json.loads((executed / f"{docname}.ipynb").read_text("utf-8"))
         code = [strip_glue(_source(c)) for c in notebook["cells"] if c["cell_type"] == "code"]
@@ -675,10 +849,10 @@ def _export_all(app, exception) -> None:
         missing = set(imported_modules(code)) - set(requirements)
         if missing:
             raise ExportError(f"{docname}: no pip requirement for the imported {sorted(missing)}")
-        where = f"rnndoc {app.config.release}, {built}; the book: {book.url}{docname}.html"
-        if not app.config.notebook_export_repository:
-            where += "\n# rnndoc is not on PyPI: install it from the book's repository (pip install 'rnndoc @ git+URL')"
-        book.install = install_cell(modules, requirements, where)
+        page = f"{book.url}{docname}.html" if absolute else f"{docname}.html in the built book"
+        where = f"rnndoc {app.config.release}, {built}; the book: {page}"
+        book.install = install_cell(modules, requirements, where, howto)
+        book.preface = preface(app.config.release, built, book.url, docname, requirements["rnndoc"])
         plain = export_notebook(notebook, docname, book)
         try:
             import nbformat  # noqa: PLC0415
@@ -714,6 +888,8 @@ def _download_entry(app, pagename, templatename, context, doctree) -> None:
 def setup(app):
     app.add_config_value("notebook_export_book_url", "", "", types=[str])
     app.add_config_value("notebook_export_repository", "", "", types=[str])
+    app.add_role("nb-download", PlainNotebookRole(), override=True)  # after myst_nb's (conf.py order)
+    app.connect("doctree-resolved", _plain_notebook_links)
     app.connect("build-finished", _export_all)
     app.connect("html-page-context", _download_entry, priority=502)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

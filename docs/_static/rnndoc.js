@@ -173,3 +173,72 @@
 
   if (document.readyState === "complete") { start(); } else { window.addEventListener("load", start); }
 })();
+
+// --- nbfix (issue 18): the keyboard and the names of buttons ---------------------------------
+// 5. MathJax puts every formula in the tab order (its menu opens there): a chapter's inline
+//    formulas made most of its Tab stops. A display equation stays a Tab stop (its menu, the
+//    explorer and speech, opens with Enter; rnndoc.css draws its focus ring); an inline
+//    formula leaves the tab order (tabindex -1: still focusable by a click, and still read by
+//    a screen reader from MathJax's assistive MathML, which is left as it is). MathJax sets
+//    tabindex again when it renders anew (a menu setting changed): watched.
+// 6. Buttons named for what they do: sphinx-copybutton's (a tooltip only) "Copy code";
+//    sphinx-togglebutton's ("Toggle hidden content" on every one) "Show <its box's title>",
+//    "Hide ..." once open, with aria-expanded.
+(function () {
+  "use strict";
+  var INLINE = 'mjx-container:not([display="true"])';
+
+  function untab(root) {
+    var boxes = root.matches && root.matches(INLINE) ? [root] : [];
+    boxes = boxes.concat(Array.prototype.slice.call(root.querySelectorAll ? root.querySelectorAll(INLINE) : []));
+    boxes.forEach(function (box) {
+      if (box.getAttribute("tabindex") !== "-1") { box.setAttribute("tabindex", "-1"); }
+    });
+  }
+
+  function watchMath() {
+    untab(document);
+    new MutationObserver(function (records) {
+      records.forEach(function (record) {
+        if (record.type === "attributes") { untab(record.target); }
+        record.addedNodes.forEach(function (node) { if (node.nodeType === 1) { untab(node); } });
+      });
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["tabindex"] });
+  }
+
+  function title(button) {
+    var head = button.closest(".admonition-title") || button.parentElement;
+    var copy = head.cloneNode(true);
+    copy.querySelectorAll("button, mjx-assistive-mml").forEach(function (el) { el.remove(); });
+    return copy.textContent.replace(/\s+/g, " ").trim().replace(/^Solution\b/, "solution");
+  }
+
+  function nameToggle(button) {
+    var hidden = button.classList.contains("toggle-button-hidden");
+    button.setAttribute("aria-label", (hidden ? "Show " : "Hide ") + button.dataset.rnndocTitle);
+    button.setAttribute("aria-expanded", hidden ? "false" : "true");
+  }
+
+  function nameButtons() {
+    document.querySelectorAll("button.copybtn").forEach(function (button) {
+      button.setAttribute("aria-label", "Copy code");
+    });
+    document.querySelectorAll("button.toggle-button").forEach(function (button) {
+      if (button.dataset.rnndocTitle === undefined) {
+        button.dataset.rnndocTitle = title(button) || "hidden content";
+        var rename = function () { nameToggle(button); }; // idempotent: the title's click too
+        button.addEventListener("click", rename);
+        if (button.parentElement) { button.parentElement.addEventListener("click", rename); }
+      }
+      nameToggle(button);
+    });
+  }
+
+  function start() {
+    nameButtons();
+    var typeset = window.MathJax && MathJax.startup && MathJax.startup.promise;
+    (typeset || Promise.resolve()).then(watchMath);
+  }
+
+  if (document.readyState === "complete") { start(); } else { window.addEventListener("load", start); }
+})();
