@@ -178,8 +178,8 @@ def browser(session: nox.Session) -> None:
     Builds the HTML book first (reusing the execution cache, so an unchanged book costs
     seconds), serves it on 127.0.0.1 and asserts: every equation typeset, no request to
     another host, no console error, no TeX escape or lone value shown as text; every display
-    equation fits the text column at 1280 px, and at 390 px one that is too wide scrolls in
-    its own box. Accessibility (browser/test_a11y.py): no critical or serious axe-core
+    equation fits the text column at 1280 px, and at 390 px it fits its box beside its number
+    (only on the API page may one too wide scroll in its own box, with a visible cue). Accessibility (browser/test_a11y.py): no critical or serious axe-core
     violation (WCAG 2.1 A/AA) on any page, light and dark, at 1280 and 375 px; a visible
     focus ring on everything Tab reaches; MathJax's explorer and speech load offline.
     Needs /usr/bin/chromium (or RNNDOC_CHROMIUM).

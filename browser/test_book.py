@@ -106,13 +106,22 @@ MEASURE = """async () => {
 #: Desktop and phone widths (CSS px) at which every page is measured.
 WIDTHS = {"desktop": 1280, "phone": 390}
 
+#: Pages where a display equation may scroll in its box on a phone, as a last resort: the API
+#: reference, whose equations are the package's docstrings. Everywhere else (the chapters, the
+#: notation page, the cheat sheet) a phone shows every equation whole.
+MAY_SCROLL = frozenset({"api.html"})
 
-def fit_problems(measured: dict, width_name: str) -> list[str]:
+
+def fit_problems(measured: dict, width_name: str, may_scroll: bool = False) -> list[str]:
     """What does not fit the page, one line per equation, from a MEASURE report.
 
-    Desktop: every display equation fits the text column, with no scrolling. Phone: an
-    equation wider than the column scrolls inside its own box, which shows that it scrolls
-    (the ``rnndoc-scrolls`` cue), and the page does not scroll sideways. At both widths,
+    Desktop: every display equation fits the text column, with no scrolling. Phone: every
+    display equation fits its box too (its box, not the column: Sphinx floats the number
+    "(8.2)" beside it, so the box is some 70 px narrower than the column; an equation that
+    fits the column but not its box scrolls, and a reader sees it cut at the edge, whatever
+    the cue). Only where ``may_scroll`` (the pages of :data:`MAY_SCROLL`) may an equation
+    wider than its box scroll inside it, showing that it scrolls (the ``rnndoc-scrolls``
+    cue). On a phone the page never scrolls sideways. At both widths,
     every table fits the width it is given (on a phone, wide ones are stacked), or scrolls
     in its own box with the cue. A code cell's lines fit on a desktop; on a phone a wider one
     scrolls with the cue.
@@ -123,6 +132,9 @@ def fit_problems(measured: dict, width_name: str) -> list[str]:
         too_wide = eq["natural"] > measured["column"] + 1 or eq["scroll"] > eq["client"] + 1
         if width_name == "desktop" and too_wide:
             problems.append(f"cut off at {measured['column']} px column: {sizes}: {eq['where']}: {eq['tex']}")
+        elif width_name == "phone" and too_wide and not may_scroll:
+            problems.append(f"cut off on a phone ({measured['column']} px column): {sizes}: "
+                            f"{eq['where']}: {eq['tex']}")  # fmt: skip
         elif width_name == "phone" and too_wide and not eq["own_scroll"]:
             problems.append(f"too wide, does not scroll in its own box: {sizes}: {eq['where']}: {eq['tex']}")
         elif width_name == "phone" and eq["scroll"] > eq["client"] + 1 and not eq["cue"]:
@@ -206,7 +218,7 @@ def test_equations_fit(browser, book_url, page_path, width_name):
     page.goto(book_url + page_path, wait_until="networkidle")
     measured = page.evaluate(MEASURE)
     context.close()
-    problems = fit_problems(measured, width_name)
+    problems = fit_problems(measured, width_name, may_scroll=page_path in MAY_SCROLL)
     FIT[width_name] += len(measured["equations"])
     assert problems == [], f"{page_path} at {WIDTHS[width_name]} px:\n  " + "\n  ".join(problems)
 
@@ -225,9 +237,13 @@ def test_fit_problems_names_each_case():
     assert "cut off" in fit_problems(page(eq(650, 560, 650)), "desktop")[0]  # wider than the column
     assert "cut off" in fit_problems(page(eq(590, 560, 590)), "desktop")[0]  # its box scrolls
     phone = page(eq(650, 340, 650, own_scroll=True), window=390)
-    assert fit_problems({**phone, "column": 340}, "phone") == []  # scrolls in its own box: fine
+    assert "cut off on a phone" in fit_problems({**phone, "column": 340}, "phone")[0]
+    assert fit_problems({**phone, "column": 340}, "phone", may_scroll=True) == []  # scrolls: fine
+    beside_number = page(eq(300, 280, 343), window=390)  # fits the column, not its numbered box
+    assert "cut off on a phone" in fit_problems({**beside_number, "column": 340}, "phone")[0]
+    assert fit_problems({**page(eq(270, 280, 270), window=390), "column": 340}, "phone") == []
     hidden = page(eq(650, 340, 650, cue=False), window=390)
-    assert "no visible cue" in fit_problems({**hidden, "column": 340}, "phone")[0]
+    assert "no visible cue" in fit_problems({**hidden, "column": 340}, "phone", may_scroll=True)[0]
     wide_table = {**page(), "tables": [{"where": "t", "head": "topic", "width": 700, "room": 600}]}
     assert "table wider than its room" in fit_problems(wide_table, "desktop")[0]
     bare = {"where": "t", "head": "topic", "width": 600, "room": 600, "scrolls": True, "cue": False}
@@ -241,15 +257,16 @@ def test_fit_problems_names_each_case():
         in fit_problems({**page(), "code": [{**code, "cue": False}]}, "phone")[0]
     )
     stuck = page(eq(650, 340, 650, own_scroll=False, right=700), window=390, overflow=310)
-    problems = fit_problems({**stuck, "column": 340}, "phone")
+    problems = fit_problems({**stuck, "column": 340}, "phone", may_scroll=True)
     assert "does not scroll in its own box" in problems[0]
     assert "the page scrolls sideways by 310 px" in problems[-1]
 
 
-@pytest.mark.parametrize(("overflow", "cue", "width_name", "misfits"),
-                         [("auto", True, "phone", 0), ("auto", False, "phone", 1),
-                          ("visible", True, "phone", 2), ("auto", True, "desktop", 1)])  # fmt: skip
-def test_measure_sees_a_wide_equation(browser, overflow, cue, width_name, misfits):
+@pytest.mark.parametrize(("overflow", "cue", "width_name", "may_scroll", "misfits"),
+                         [("auto", True, "phone", True, 0), ("auto", False, "phone", True, 1),
+                          ("visible", True, "phone", True, 2), ("auto", True, "phone", False, 1),
+                          ("auto", True, "desktop", False, 1)])  # fmt: skip
+def test_measure_sees_a_wide_equation(browser, overflow, cue, width_name, may_scroll, misfits):
     """MEASURE in a real browser, on a made-up page with one 900 px equation."""
     context = browser.new_context(viewport={"width": WIDTHS[width_name], "height": 600})
     page = context.new_page()
@@ -261,7 +278,7 @@ def test_measure_sees_a_wide_equation(browser, overflow, cue, width_name, misfit
         '<mjx-math style="display: inline-block; width: 900px">x</mjx-math></mjx-container></article>'
         '<script>document.documentElement.dataset.rnndocFitted = "1";</script>'
     )
-    problems = fit_problems(page.evaluate(MEASURE), width_name)
+    problems = fit_problems(page.evaluate(MEASURE), width_name, may_scroll=may_scroll)
     context.close()
     assert len(problems) == misfits, problems
 
@@ -271,7 +288,8 @@ def test_page_helpers_stack_a_wide_table_and_mark_a_scrolling_equation(browser):
     stacked (each cell labelled with a copy of its column's head, math included) and fits; the
     wide table of numbers keeps its columns and scrolls with the cue; an equation a little too
     wide is set smaller and fits; the far too wide one scrolls in its box, which is marked and
-    fades at its clipped edge; a figure's image becomes a link to its file."""
+    fades at its clipped edge; a line above the scrolling table says that it scrolls; a
+    figure's image becomes a link to its file."""
     static = Path(__file__).resolve().parents[1] / "docs" / "_static"
     context = browser.new_context(viewport={"width": WIDTHS["phone"], "height": 800}, is_mobile=True)
     page = context.new_page()
@@ -300,6 +318,8 @@ def test_page_helpers_stack_a_wide_table_and_mark_a_scrolling_equation(browser):
       label_math: document.querySelectorAll('#text td .rnndoc-label mjx-container').length,
       label_shown: getComputedStyle(document.querySelector('#text td .rnndoc-label')).display,
       numbers: document.querySelector('#numbers').className,
+      hints: Array.from(document.querySelectorAll('.rnndoc-scroll-hint'))
+        .map(hint => hint.nextElementSibling.id),
       figure_link: document.querySelector('figure a.rnndoc-figure-link img') !== null
         && document.querySelector('figure a').getAttribute('href'),
       box: document.querySelector('mjx-container').className,
@@ -315,12 +335,15 @@ def test_page_helpers_stack_a_wide_table_and_mark_a_scrolling_equation(browser):
     assert marks["label_shown"] == "block", marks
     numbers_marks = {"rnndoc-scroll-table", "rnndoc-scrolls", "rnndoc-scrolls-at-start"}
     assert set(marks["numbers"].split()) == numbers_marks, marks  # kept a table: it scrolls
+    assert marks["hints"] == ["numbers"], marks  # and a line above it says so
     assert marks["figure_link"] == "fig.png", marks
     assert set(marks["box"].split()) >= {"rnndoc-scrolls", "rnndoc-scrolls-at-start"}, marks
     assert "linear-gradient" in marks["mask"], marks
     assert marks["near"] == "", marks  # fits once smaller: no cue needed
     assert 85 <= float(marks["near_size"].rstrip("%")) < 100, marks
-    assert fit_problems(measured, "phone") == [], measured
+    # the far too wide equation scrolls with the cue: allowed where scrolling is (the API page)
+    assert fit_problems(measured, "phone", may_scroll=True) == [], measured
+    assert len(fit_problems(measured, "phone")) == 1, measured  # in a chapter, it is cut off
 
 
 @pytest.mark.parametrize("served_under", ["root", "sub-path"])

@@ -8,7 +8,7 @@
 // 2. On a phone, a display equation a little too wide for its box is set smaller to fit.
 //    One still wider (or such a table, or a code block) scrolls inside its box, which then
 //    shows that it does: its clipped edges fade out (rnndoc-scrolls, and -at-start/-at-end
-//    when it is scrolled to an end).
+//    when it is scrolled to an end); above a table that scrolls, a line says so in words.
 // 3. A chapter's figure opens at full size, alone, on a tap or a click: each figure image is
 //    wrapped in a link to its own image file (on the same site).
 (function () {
@@ -71,6 +71,7 @@
   function fitTables() {
     // the layout viewport: a phone zooms out over wide content, which widens innerWidth
     var viewport = document.documentElement.clientWidth;
+    document.querySelectorAll(".rnndoc-scroll-hint").forEach(function (hint) { hint.remove(); });
     document.querySelectorAll("article.bd-article table").forEach(function (table) {
       table.classList.remove("rnndoc-stacked", "rnndoc-scroll-table");
       if (!tooWide(table)) { return; }
@@ -89,6 +90,20 @@
     // axe-core: scrollable-region-focusable). MathJax's equations are focusable already.
     if (box.tagName !== "MJX-CONTAINER") {
       if (scrolls) { box.setAttribute("tabindex", "0"); } else { box.removeAttribute("tabindex"); }
+    }
+    // a table that scrolls says so in words above it: its faded edge alone reads as cut off
+    if (box.tagName === "TABLE") {
+      var hint = box.previousElementSibling;
+      var has = hint && hint.classList.contains("rnndoc-scroll-hint");
+      if (scrolls && !has) {
+        hint = document.createElement("p");
+        hint.className = "rnndoc-scroll-hint";
+        hint.setAttribute("aria-hidden", "true");
+        hint.textContent = "Wider than the screen: swipe the table sideways for more columns \u2192";
+        box.parentNode.insertBefore(hint, box);
+      } else if (!scrolls && has) {
+        hint.remove();
+      }
     }
     box.classList.toggle("rnndoc-scrolls-at-start", scrolls && box.scrollLeft <= 1);
     box.classList.toggle("rnndoc-scrolls-at-end",
