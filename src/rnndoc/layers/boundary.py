@@ -147,7 +147,7 @@ def _names(module: nn.Module) -> dict[str, str]:
 
 def read_call(module: nn.Module, input, hx) -> Call:
     """Check ``module(input, hx)``'s arguments as torch would run them, and read them into a :class:`Call`."""
-    checks.check_module(module)
+    checks.check_supported_module(module)
     checks.check_projection(module)
     mode, names = _mode(module), _names(module)
     hooks = checks.weight_hooks(module)
@@ -155,7 +155,7 @@ def read_call(module: nn.Module, input, hx) -> Call:
     weight = params["weight_ih_l0"]
     checks.check_real("module's weight_ih", weight)
     checks.check_sizes(module, params, {"LSTM": 4, "GRU": 3}.get(mode, 1))
-    if not isinstance(module, nn.RNNBase):  # a cell (check_module allows nothing else)
+    if not isinstance(module, nn.RNNBase):  # a cell (check_supported_module allows nothing else)
         return _read_cell(module, input, hx, mode, names, params)
     form = checks.check_sequence(module, input, weight)
     layout = packed_layout(input) if form == "packed" else LAYOUTS[form]

@@ -219,7 +219,7 @@ def check_runs_as_torch_class(module: nn.Module, kinds: tuple[type[nn.Module], .
         )
 
 
-def check_module(module: object) -> None:
+def check_supported_module(module: object) -> None:
     """A torch recurrent module whose call runs only its class's equations, in a mode they cover."""
     if not isinstance(module, LAYERS + CELLS):
         raise TypeError(
