@@ -124,9 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _mechanics(args: argparse.Namespace) -> int:
-    from .report import mechanics_report  # noqa: PLC0415 (sympy loads only when needed)
+    from .report import _mechanics_report  # noqa: PLC0415 (sympy loads only when needed)
 
-    report = mechanics_report(eps=args.eps)
+    report = _mechanics_report(args.eps)  # --eps was checked as it was parsed (_eps)
     print(json.dumps(report, indent=args.indent or None, allow_nan=False))
     failed = {name: check for name, check in report["checks"].items() if not check["passed"]}
     for name, check in failed.items():

@@ -22,7 +22,7 @@ import torch
 from . import __version__, experiments, handset
 from .finite_differences import FINITE_DIFF_EPS
 from .verdict import check_finite_difference_eps, handset_gaps, judge
-from .witnesses import witness_all
+from .witnesses import _witness_all
 
 __all__ = ["mechanics_report"]
 
@@ -64,8 +64,12 @@ def mechanics_report(eps: float = FINITE_DIFF_EPS) -> dict:
     >>> all(check["passed"] for check in report["checks"].values())
     True
     """
-    eps = check_finite_difference_eps(eps)
-    witnessed = witness_all(eps)  # the hand-set data built once, every witness run on it
+    return _mechanics_report(check_finite_difference_eps(eps))
+
+
+def _mechanics_report(eps: float) -> dict:
+    """:func:`mechanics_report` for a step already checked (by it, or by the command line's ``--eps``)."""
+    witnessed = _witness_all(eps)  # the hand-set data built once, every witness run on it
     values, fwd, split = witnessed.values, witnessed.forward, witnessed.split  # split: (use s, loss t, H, H)
     checks = judge(handset_gaps(witnessed))
     order = experiments.order_sensitivity("CAB")
