@@ -57,7 +57,7 @@ def _mechanics_description() -> str:
     return "\n\n".join(
         [
             _fill(
-                "Run the hand-set two-unit tanh RNN (float64, CPU) and print a JSON report: the loss, the "
+                "Run the hand-set two-unit tanh RNN (float64, CPU) and print a JSON report: the loss (sympy's exact one, and nn.RNN's), the "
                 "forward pass (preactivations and hidden states), the gradients of the loss with respect to "
                 "weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0 and h_0, each computed four ways (sympy, "
                 "bptt, autograd, finite_difference) in PyTorch's orientation, the W_hh gradient split per "
