@@ -18,7 +18,7 @@ from rnndoc.state_jacobian import (
     rnn_step_jacobian,
     state_jacobians,
 )
-from rnndoc.state_jacobian.steps import _gru_gates, _lstm_gates
+from rnndoc.state_jacobian.steps import _unbatched_gru_step, _unbatched_lstm_step
 
 ATOL = 1e-12  # float64, two computations of one formula: round-off only
 F64 = torch.float64
@@ -174,13 +174,13 @@ def test_the_step_jacobians_read_the_gates_of_the_layers_own_steps():
     generator = torch.Generator().manual_seed(3)
     x, h, c = (_random((n,), generator) for n in (2, 3, 3))
     lstm = [_random(shape, generator) for shape in ((12, 2), (12, 3), (12,), (12,))]
-    h_t, c_t, (*_, o, tanh_c) = _lstm_gates(x, h, c, *lstm)
+    h_t, c_t, (*_, o, tanh_c) = _unbatched_lstm_step(x, h, c, *lstm)
     expected_h, expected_c = lstm_cell(x, (h, c), *lstm)
     assert torch.equal(h_t, expected_h)
     assert torch.equal(c_t, expected_c)
     assert torch.equal(h_t, o * tanh_c)
     gru = [_random(shape, generator) for shape in ((9, 2), (9, 3), (9,), (9,))]
-    h_t, (*_, q) = _gru_gates(x, h, *gru)
+    h_t, (*_, q) = _unbatched_gru_step(x, h, *gru)
     assert torch.equal(h_t, gru_cell(x, h, *gru))
     assert torch.allclose(q, gru[1][6:] @ h + gru[3][6:], rtol=0, atol=ATOL)  # q_t = W_hn h + b_hn
 

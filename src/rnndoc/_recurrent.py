@@ -22,7 +22,7 @@ Weights = tuple[torch.Tensor, torch.Tensor, torch.Tensor | None, torch.Tensor | 
 RECURRENT = (nn.RNN, nn.LSTM, nn.GRU)
 
 
-def check_module(
+def check_kind_and_hooks(
     name: str,
     module: object,
     kinds: tuple[type[nn.Module], ...] = RECURRENT,

@@ -114,29 +114,10 @@ def _previous_states(v: dict[str, torch.Tensor], hidden: torch.Tensor) -> torch.
 def bptt_gradients(values: Mapping[str, torch.Tensor], truncation: int | None = None) -> BPTTGradients:
     r"""Forward a tanh RNN over a batch of sequences, then run the δ recursion backwards.
 
-    The recursion :eq:`eq-delta` and the gradients :eq:`eq-gradients` (T steps, loss
-    :math:`\mathcal{L} = \sum_t \ell_t` of :func:`hidden_state_loss`):
-
-    .. math::
-
-        \begin{aligned}
-        \delta_t &= \bigl(h_t - y_t + W_{hh}^\top \delta_{t+1}\bigr) \odot \bigl(1 - h_t^2\bigr),
-            \qquad \delta_{T+1} = 0, \\
-        \frac{\partial \mathcal{L}}{\partial W_{hh}} &= \sum_{t=1}^{T} \delta_t h_{t-1}^\top, \quad
-        \frac{\partial \mathcal{L}}{\partial W_{ih}} = \sum_{t=1}^{T} \delta_t x_t^\top, \\
-        \frac{\partial \mathcal{L}}{\partial b_{ih}} &= \frac{\partial \mathcal{L}}{\partial b_{hh}}
-            = \sum_{t=1}^{T} \delta_t, \quad
-        \frac{\partial \mathcal{L}}{\partial h_0} = W_{hh}^\top \delta_1
-        \end{aligned}
-
-    With ``truncation=k``, truncated BPTT :eq:`eq-truncated` (chunks of k steps):
-
-    .. math::
-
-        \delta^{\text{trunc}}_t = \begin{cases}
-        (h_t - y_t) \odot (1 - h_t^2) & \text{if step } t \text{ ends a chunk,}\\
-        (h_t - y_t + W_{hh}^\top \delta^{\text{trunc}}_{t+1}) \odot (1 - h_t^2) & \text{otherwise.}
-        \end{cases}
+    The recursion :eq:`eq-delta` and the gradients :eq:`eq-gradients` of the loss of
+    :func:`hidden_state_loss` (:eq:`eq-loss`), in row form: :math:`\delta_t` is (N, H) for N
+    sequences, and each gradient is summed over the batch and the L steps. With
+    ``truncation=k``, truncated BPTT :eq:`eq-truncated` (chunks of k steps).
 
     Parameters
     ----------

@@ -57,7 +57,7 @@ def _mechanics_description() -> str:
     return "\n\n".join(
         [
             _fill(
-                "Run the hand-set two-unit tanh RNN (float64, CPU) and print a JSON report: the loss, the "
+                "Run the hand-set two-unit tanh RNN (float64, CPU) and print a JSON report: the loss (sympy's exact one, and nn.RNN's), the "
                 "forward pass (preactivations and hidden states), the gradients of the loss with respect to "
                 "weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0 and h_0, each computed four ways (sympy, "
                 "bptt, autograd, finite_difference) in PyTorch's orientation, the W_hh gradient split per "
@@ -124,9 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _mechanics(args: argparse.Namespace) -> int:
-    from .report import mechanics_report  # noqa: PLC0415 (sympy loads only when needed)
+    from .report import _mechanics_report  # noqa: PLC0415 (sympy loads only when needed)
 
-    report = mechanics_report(eps=args.eps)
+    report = _mechanics_report(args.eps)  # --eps was checked as it was parsed (_eps)
     print(json.dumps(report, indent=args.indent or None, allow_nan=False))
     failed = {name: check for name, check in report["checks"].items() if not check["passed"]}
     for name, check in failed.items():

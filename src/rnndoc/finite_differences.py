@@ -119,7 +119,7 @@ def _scalar(value: object) -> float:
 
 
 def handset_loss(rnn: torch.nn.RNN, overrides: Mapping[str, torch.Tensor], h_0: torch.Tensor) -> torch.Tensor:
-    r"""The hand-set loss :math:`\mathcal{L} = \tfrac12 \sum_t \lVert h_t - y_t \rVert^2` through ``rnn``.
+    r"""The hand-set loss :eq:`eq-loss` through ``rnn``.
 
     Parameters
     ----------

@@ -48,9 +48,8 @@ def hidden_state_loss(hidden: torch.Tensor, targets: torch.Tensor) -> torch.Tens
     >>> hidden_state_loss(torch.tensor([[1.0, 2.0]]), torch.tensor([[0.0, 0.0]]))
     tensor(2.5000)
     """
-    if not isinstance(hidden, torch.Tensor) or hidden.dim() < 2:
-        check_tensor("hidden", hidden, (None, None), "(..., L, H)")
-    check_tensor("hidden", hidden, (None,) * hidden.dim(), "(..., L, H)")
+    axes = hidden.dim() if isinstance(hidden, torch.Tensor) and hidden.dim() >= 2 else 2  # (..., L, H)
+    check_tensor("hidden", hidden, (None,) * axes, "(..., L, H)")
     check_tensor("targets", targets, tuple(hidden.shape), "hidden.shape")
     check_same_dtype(hidden=hidden, targets=targets)
     return 0.5 * (hidden - targets).square().sum()

@@ -22,7 +22,7 @@ import torch
 from . import __version__, experiments, handset
 from .finite_differences import FINITE_DIFF_EPS
 from .verdict import check_finite_difference_eps, handset_gaps, judge
-from .witnesses import witness_all
+from .witnesses import _witness_all
 
 __all__ = ["mechanics_report"]
 
@@ -39,7 +39,8 @@ def mechanics_report(eps: float = FINITE_DIFF_EPS) -> dict:
     Returns
     -------
     dict
-        Keys ``scope``, ``environment``, ``setup``, ``loss``, ``forward``, ``gradients``
+        Keys ``scope``, ``environment``, ``setup``, ``loss`` (sympy's exact loss),
+        ``loss_nn_rnn`` (the loss of ``nn.RNN``'s output), ``loss_note``, ``forward``, ``gradients``
         (per parameter name, the keys ``sympy``, ``bptt``, ``autograd``,
         ``finite_difference``, nested lists in PyTorch's orientation),
         ``weight_hh_split`` (the (use s, loss term t) table of
@@ -64,8 +65,12 @@ def mechanics_report(eps: float = FINITE_DIFF_EPS) -> dict:
     >>> all(check["passed"] for check in report["checks"].values())
     True
     """
-    eps = check_finite_difference_eps(eps)
-    witnessed = witness_all(eps)  # the hand-set data built once, every witness run on it
+    return _mechanics_report(check_finite_difference_eps(eps))
+
+
+def _mechanics_report(eps: float) -> dict:
+    """:func:`mechanics_report` for a step already checked (by it, or by the command line's ``--eps``)."""
+    witnessed = _witness_all(eps)  # the hand-set data built once, every witness run on it
     values, fwd, split = witnessed.values, witnessed.forward, witnessed.split  # split: (use s, loss t, H, H)
     checks = judge(handset_gaps(witnessed))
     order = experiments.order_sensitivity("CAB")
@@ -77,8 +82,8 @@ def mechanics_report(eps: float = FINITE_DIFF_EPS) -> dict:
             "torch": torch.__version__,
             "sympy": sympy.__version__,
             "rnndoc": __version__,
-            "dtype": "float64",
-            "device": "cpu",
+            "dtype": str(fwd.output.dtype).removeprefix("torch."),  # as nn.RNN computed the report's numbers
+            "device": str(fwd.output.device),
         },
         "setup": {
             "parameters": {name: values[name].tolist() for name in handset.PARAMETER_NAMES if name != "h_0"},
@@ -95,7 +100,10 @@ def mechanics_report(eps: float = FINITE_DIFF_EPS) -> dict:
             },
             "finite_difference_eps": eps,
         },
-        "loss": float(witnessed.loss),
+        "loss": float(witnessed.loss),  # exact: sympy's, rounded once to float64
+        "loss_nn_rnn": fwd.loss,  # of nn.RNN's output, in float64
+        "loss_note": "loss: the exact loss by sympy, rounded once to float64; loss_nn_rnn: the loss of "
+        'nn.RNN\'s output, in float64; their gap is checks["loss"].',
         "forward": {
             "preactivations": fwd.preactivations,
             "hidden": fwd.hidden,
@@ -116,8 +124,8 @@ def mechanics_report(eps: float = FINITE_DIFF_EPS) -> dict:
         "order": {
             "order": order.order,
             "reordered": order.reordered,
-            "h_n": order.h_n.tolist(),
-            "reordered_h_n": order.reordered_h_n.tolist(),
+            "reordered_h_n": order.reordered_h_n.tolist(),  # (1, 1, H); in the order itself h_n is forward.h_n
+            "note": "h_n in the original order is forward.h_n (the same run), so it is not repeated here.",
             "max_abs_difference": order.max_abs_difference,
         },
         "chunks": {

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 import torch
 
 from ._autograd import grad_on, plain
-from ._recurrent import check_module, check_one_layer, layer_weights, rnn_nonlinearity
+from ._recurrent import check_kind_and_hooks, check_one_layer, layer_weights, rnn_nonlinearity
 from ._validate import (
     check_bool,
     check_int,
@@ -90,7 +90,7 @@ def chunked_autograd_gradients(
     >>> g["weight_hh_l0"].shape, g["h_0"].shape
     (torch.Size([2, 2]), torch.Size([1, 1, 2]))
     """
-    check_module("rnn", rnn, (torch.nn.RNN,), "an nn.RNN", autograd=True)
+    check_kind_and_hooks("rnn", rnn, (torch.nn.RNN,), "an nn.RNN", autograd=True)
     check_one_layer("rnn", rnn)
     if not rnn.batch_first:
         raise ValueError("rnn must be batch_first=True, got batch_first=False")

@@ -18,7 +18,7 @@ import torch
 from torch import nn
 
 from ._autograd import grad_on, plain
-from ._recurrent import as_weights, check_module, check_one_layer, layer_weights, rnn_nonlinearity
+from ._recurrent import as_weights, check_kind_and_hooks, check_one_layer, layer_weights, rnn_nonlinearity
 from ._validate import check_same_device, check_same_dtype, check_tensor
 from .layers import gru_cell, lstm_cell, rnn_cell
 
@@ -158,7 +158,7 @@ def autograd_state_gradient_norms(
     >>> autograd_state_gradient_norms(rnn, torch.zeros(4, 2, dtype=torch.float64)).shape
     torch.Size([5])
     """
-    check_module("module", module)
+    check_kind_and_hooks("module", module)
     check_one_layer("module", module)
     check_tensor("input", input, (None, module.input_size), "(T, H_in)")
     weights = as_weights(layer_weights("module", module, input))

@@ -35,6 +35,7 @@ from .symbolic import bptt, direct_gradients, evaluate, symbolic_parameters, to_
 
 __all__ = [
     "GRADIENT_WITNESSES",
+    "REFERENCE",
     "Forward",
     "Witnessed",
     "autograd_gradients",
@@ -319,17 +320,37 @@ def _sympy_weight_hh_split(like: torch.Tensor, digits: int) -> dict[str, torch.T
     }
 
 
-#: The gradient witnesses by the names the report and the verdict use; sympy is the reference:
-#: ``"sympy"`` is :func:`sympy_gradients`, ``"bptt"`` :func:`bptt_handset_gradients`,
-#: ``"autograd"`` :func:`autograd_gradients` and ``"finite_difference"``
-#: :func:`rnndoc.finite_differences.finite_difference_gradients`.
+@dataclass(frozen=True)
+class GradientWitness:
+    """One gradient witness: called with no argument, it builds the hand-set data itself; ``shared``
+    is the same computation on the ``nn.RNN``, tensors and step that :func:`witness_all` builds once."""
+
+    alone: Callable[[], dict[str, torch.Tensor]]
+    shared: Callable[[torch.nn.RNN, dict[str, torch.Tensor], float], dict[str, torch.Tensor]]
+
+    def __call__(self) -> dict[str, torch.Tensor]:
+        return self.alone()
+
+
+#: The name of the reference witness, against which the verdict measures the others.
+REFERENCE = "sympy"
+
+#: The gradient witnesses by the names the report and the verdict use, the reference first: the
+#: one list of them (:func:`witness_all` runs them; ``rnndoc.verdict.GRADIENT_CHECKS`` is the
+#: others). Each is called with no argument: ``"sympy"`` is :func:`sympy_gradients`, ``"bptt"``
+#: :func:`bptt_handset_gradients`, ``"autograd"`` :func:`autograd_gradients` and
+#: ``"finite_difference"`` :func:`rnndoc.finite_differences.finite_difference_gradients`.
 #:
 #: :meta hide-value:
-GRADIENT_WITNESSES: dict[str, Callable[..., dict[str, torch.Tensor]]] = {
-    "sympy": sympy_gradients,
-    "bptt": bptt_handset_gradients,
-    "autograd": autograd_gradients,
-    "finite_difference": finite_difference_gradients,
+GRADIENT_WITNESSES: dict[str, GradientWitness] = {
+    REFERENCE: GradientWitness(sympy_gradients, lambda rnn, values, eps: _sympy_gradients(values, _DIGITS)),
+    "bptt": GradientWitness(
+        bptt_handset_gradients, lambda rnn, values, eps: bptt_gradients(values).gradients
+    ),
+    "autograd": GradientWitness(
+        autograd_gradients, lambda rnn, values, eps: _autograd_gradients(rnn, values)
+    ),
+    "finite_difference": GradientWitness(finite_difference_gradients, hand_set_differences),
 }
 
 
@@ -405,15 +426,14 @@ def witness_all(eps: float = FINITE_DIFF_EPS) -> Witnessed:
     >>> w.eps, sorted(w.exact_split)
     (1e-05, ['per_loss_term', 'per_use'])
     """
-    eps = check_float("eps", eps, positive=True)
+    return _witness_all(check_float("eps", eps, positive=True))
+
+
+def _witness_all(eps: float) -> Witnessed:
+    """:func:`witness_all` for a step already checked (by :func:`rnndoc.report.mechanics_report`)."""
     values = handset.tensors()  # (1, L, .) inputs and targets, (1, 1, H) h_0, the parameters
     rnn = handset.make_rnn()[0]  # the same numbers in nn.RNN
-    gradients = {
-        "sympy": _sympy_gradients(values, _DIGITS),
-        "bptt": bptt_gradients(values).gradients,
-        "autograd": _autograd_gradients(rnn, values),
-        "finite_difference": hand_set_differences(rnn, values, eps),
-    }
+    gradients = {name: witness.shared(rnn, values, eps) for name, witness in GRADIENT_WITNESSES.items()}
     return Witnessed(
         values=values,
         eps=eps,

@@ -147,21 +147,23 @@ def _names(module: nn.Module) -> dict[str, str]:
 
 def read_call(module: nn.Module, input, hx) -> Call:
     """Check ``module(input, hx)``'s arguments as torch would run them, and read them into a :class:`Call`."""
-    checks.check_module(module)
-    checks.check_projection(module)
+    hooks = checks.check_supported_module(module)  # and the forward pre-hooks that recompute a weight
+    checks.check_projection(module)  # before the weights are read: weight_hr_l0 is read iff proj_size
     mode, names = _mode(module), _names(module)
-    hooks = checks.weight_hooks(module)
     params = {name: effective_tensor(module, own, hooks) for name, own in names.items()}
     weight = params["weight_ih_l0"]
     checks.check_real("module's weight_ih", weight)
-    checks.check_sizes(module, params, {"LSTM": 4, "GRU": 3}.get(mode, 1))
-    if not isinstance(module, nn.RNNBase):  # a cell (check_module allows nothing else)
+    gates = {"LSTM": 4, "GRU": 3}.get(mode, 1)
+    if not isinstance(module, nn.RNNBase):  # a cell (check_supported_module allows nothing else)
+        checks.check_cell_weights(params, gates)  # the weights among themselves,
+        checks.check_sizes(module, params, gates)  # then the size attributes against them
         return _read_cell(module, input, hx, mode, names, params)
+    checks.check_weights(params, mode, module.num_layers, module.bidirectional)  # among themselves,
+    checks.check_sizes(module, params, gates)  # then the attributes that size the input and the state
     form = checks.check_sequence(module, input, weight)
     layout = packed_layout(input) if form == "packed" else LAYOUTS[form]
     # (L, N, H_in); lengths (N,) in the caller's batch order, packed input only
     x, lengths = pad_packed_sequence(input) if form == "packed" else (layout.sequence(input), None)
-    checks.check_same_device("input", x, **params)
     stacked = module.num_layers * (2 if module.bidirectional else 1)
     sizes = {"h_0": module.proj_size or module.hidden_size, "c_0": module.hidden_size}
     if mode == "LSTM":
@@ -170,7 +172,7 @@ def read_call(module: nn.Module, input, hx) -> Call:
         labels = {"h_0": "hx[0] (h_0)", "c_0": "hx[1] (c_0)"}
     else:
         given, labels = {"h_0": hx}, {"h_0": "hx (h_0)"}
-    state = {}
+    state, passed = {}, {}
     for key, value in given.items():
         if hx is None:
             state[key] = x.new_zeros(stacked, x.shape[1], sizes[key])  # (D * num_layers, N, size)
@@ -178,10 +180,9 @@ def read_call(module: nn.Module, input, hx) -> Call:
         shape = (stacked, sizes[key]) if form == "unbatched" else (stacked, x.shape[1], sizes[key])
         features = "H_out" if key == "h_0" else "H"  # H_out: proj_size with a projection, else H
         axes = f"(D * num_layers, {features})" if form == "unbatched" else f"(D * num_layers, N, {features})"
-        checks.check_layer_state(module, labels[key], value, shape, axes, weight, x)
-        state[key] = layout.state(value)  # (D * num_layers, N, size)
-    checks.check_weights(params, mode, module.num_layers, module.bidirectional, input=(x, "L,N,H_in"),
-                         h_0=(state["h_0"], "S,N,H_out"), c_0=(state.get("c_0"), "S,N,H?"))  # fmt: skip
+        checks.check_layer_state(module, labels[key], value, shape, axes, weight)
+        state[key], passed[labels[key]] = layout.state(value), value  # (D * num_layers, N, size)
+    checks.check_same_device("input", x, **params, **passed)  # the one device check of the call
     call = Call(mode, module.num_layers, module.bidirectional, names, params, dict(params), x, state["h_0"],
                 state.get("c_0"), lengths, layout, (x.dtype, state["h_0"].dtype))  # fmt: skip
     return _as_autocast_runs_it(call, module, form)

@@ -610,12 +610,9 @@ def gru_cell(
 ) -> torch.Tensor:
     r"""One step of ``torch.nn.GRUCell``: PyTorch's candidate (:eq:`eq-gru`), or Cho et al.'s (:eq:`eq-gru-paper`).
 
-    PyTorch's :math:`b_{hn}` sits inside the product with the reset gate,
-    :math:`n = \tanh(x W_{in}^\top + b_{in} + r \odot (h W_{hn}^\top + b_{hn}))`, computed by
-    :func:`rnndoc.layers.steps.gru_step`. With ``reset_after=False`` the candidate is the form
-    of Cho et al. (2014), where the reset gate acts on :math:`h` before the product (the name
-    is Keras's), :math:`n = \tanh(x W_{in}^\top + b_{in} + (r \odot h) W_{hn}^\top + b_{hn})`,
-    computed here: no torch module computes it.
+    Computed by :func:`rnndoc.layers.steps.gru_step` (:eq:`eq-gru`) or, with
+    ``reset_after=False`` (Keras's name; no torch module computes it), by
+    :func:`rnndoc.layers.steps.gru_paper_step` (:eq:`eq-gru-paper`).
 
     Parameters
     ----------
@@ -654,16 +651,10 @@ def gru_cell(
     """
     if not isinstance(reset_after, bool):
         raise TypeError(f"reset_after must be a bool, got {type(reset_after).__name__}")
-    x, h, unbatched, hidden_size = checks.check_cell_arguments(
-        input, hx, weight_ih, weight_hh, bias_ih, bias_hh, 3
-    )
+    x, h, unbatched, _ = checks.check_cell_arguments(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, 3)
     x_part = steps.input_projection(x, weight_ih, bias_ih, bias_hh, "GRU")  # (N, 3H)
     if reset_after:
         h_next, _ = steps.gru_step(x_part, h, weight_hh, steps.gru_bias_hn(bias_hh))  # (N, H)
-    else:  # Cho et al. (2014): n = tanh(x W_in^T + b_in + (r * h) W_hn^T + b_hn)
-        w_rz, w_n = weight_hh[: 2 * hidden_size], weight_hh[2 * hidden_size :]  # (2H, H), (H, H)
-        r, z = torch.sigmoid(torch.addmm(x_part[:, : 2 * hidden_size], h, w_rz.T)).chunk(2, dim=1)  # (N, H)
-        n_part = x_part[:, 2 * hidden_size :] + (r * h) @ w_n.T  # (N, H)
-        n = torch.tanh(n_part if bias_hh is None else n_part + steps.gru_bias_hn(bias_hh))  # (N, H)
-        h_next = torch.addcmul(n, z, h - n)  # (N, H): (1 - z) * n + z * h
+    else:
+        h_next = steps.gru_paper_step(x_part, h, weight_hh, steps.gru_bias_hn(bias_hh))  # (N, H)
     return h_next.squeeze(0) if unbatched else h_next

@@ -52,6 +52,16 @@ def check_shapes(**named: tuple[object, str]) -> dict[str, int]:
     ``TypeError``. One device (else ``ValueError``) and one dtype (else ``TypeError``), unless
     autocast mixes dtypes.
     """
+    sizes = _check_axes(named)
+    tensors = {name: value for name, (value, _) in named.items() if isinstance(value, torch.Tensor)}
+    (first, reference), *_ = tensors.items()
+    check_same_device(first, reference, **tensors)
+    _check_dtypes(tensors)
+    return sizes
+
+
+def _check_axes(named: dict[str, tuple[object, str]]) -> dict[str, int]:
+    """:func:`check_shapes` without the device and dtype: each tensor's axes against the labels."""
     sizes: dict[str, int] = {}
     for name, (value, given) in named.items():
         if value is None and given.endswith("?"):
@@ -66,13 +76,14 @@ def check_shapes(**named: tuple[object, str]) -> dict[str, int]:
                 raise ValueError(
                     f"{name} must have shape ({labels.replace(',', ', ')}) with {known}, got {tuple(tensor.shape)}"
                 )
-    tensors = {name: value for name, (value, _) in named.items() if isinstance(value, torch.Tensor)}
-    (first, reference), *_ = tensors.items()
-    check_same_device(first, reference, **tensors)
-    device = reference.device.type
+    return sizes
+
+
+def _check_dtypes(tensors: dict[str, torch.Tensor]) -> None:
+    """One dtype, unless autocast (on the first tensor's device) mixes them."""
+    device = next(iter(tensors.values())).device.type
     if not (torch.amp.is_autocast_available(device) and torch.is_autocast_enabled(device)):
         check_same_dtype(**tensors)
-    return sizes
 
 
 @functools.cache
@@ -202,31 +213,41 @@ def weight_hooks(module: nn.Module) -> dict[str, Callable[[nn.Module], torch.Ten
     return hooks
 
 
-def check_runs_as_torch_class(module: nn.Module, kinds: tuple[type[nn.Module], ...] = LAYERS + CELLS) -> None:
-    """Refuse what ``module(input)`` would run besides its class's equations: an own forward, hooks."""
+def check_runs_as_torch_class(
+    module: nn.Module, kinds: tuple[type[nn.Module], ...] = LAYERS + CELLS
+) -> dict[str, Callable[[nn.Module], torch.Tensor]]:
+    """Refuse what ``module(input)`` would run besides its class's equations: an own forward, hooks.
+
+    Returns the forward pre-hooks it allows, :func:`weight_hooks`, which recompute a weight.
+    """
     base = next(kind for kind in kinds if isinstance(module, kind))
     if type(module).forward is not base.forward:
         raise TypeError(
             f"module is a {type(module).__name__}, which overrides {base.__name__}.forward: rnndoc.layers "
             f"computes {base.__name__}'s equations only"
         )
-    pre_hooks = len(module._forward_pre_hooks) > len(weight_hooks(module))
+    hooks = weight_hooks(module)
+    pre_hooks = len(module._forward_pre_hooks) > len(hooks)
     global_hooks = _module_hooks._global_forward_hooks or _module_hooks._global_forward_pre_hooks
     if pre_hooks or module._forward_hooks or global_hooks:
         raise TypeError(
             "module has forward hooks (or global module hooks are registered), which module(input) runs "
             "and rnndoc.layers cannot: remove them, or apply them to the result yourself"
         )
+    return hooks
 
 
-def check_module(module: object) -> None:
-    """A torch recurrent module whose call runs only its class's equations, in a mode they cover."""
+def check_supported_module(module: object) -> dict[str, Callable[[nn.Module], torch.Tensor]]:
+    """A torch recurrent module whose call runs only its class's equations, in a mode they cover.
+
+    Returns the forward pre-hooks that recompute a weight (:func:`weight_hooks`), read once.
+    """
     if not isinstance(module, LAYERS + CELLS):
         raise TypeError(
             "module must be a torch.nn.RNN, LSTM, GRU, RNNCell, LSTMCell or GRUCell, "
             f"got {type(module).__name__}{_compiled_hint(module)}"
         )
-    check_runs_as_torch_class(module)
+    hooks = check_runs_as_torch_class(module)
     check_parametrizations(module)
     if isinstance(module, nn.RNN) and module.mode not in ("RNN_TANH", "RNN_RELU"):
         raise ValueError(f"module.mode must be 'RNN_TANH' or 'RNN_RELU', got {module.mode!r}")
@@ -237,6 +258,7 @@ def check_module(module: object) -> None:
             f"module applies dropout={module.dropout} between layers in training mode, with random masks "
             "this function cannot reproduce: call module.eval() (or set dropout=0) first"
         )
+    return hooks
 
 
 def _compiled_hint(module: object) -> str:
@@ -248,20 +270,22 @@ def _compiled_hint(module: object) -> str:
 
 
 def check_sizes(module: nn.Module, params: dict[str, torch.Tensor], gates: int) -> None:
-    """``hidden_size`` and ``proj_size`` against the weights: attributes changed after construction.
+    """``hidden_size``, ``proj_size`` and ``input_size`` against the weights, which agree among
+    themselves (:func:`check_weights`, :func:`check_cell_weights`): attributes changed after construction.
 
     torch's call (and the zeros of a default state) take the sizes from the attributes, the
     products from the weights: a changed attribute fails there, blamed on a state never passed.
     """
     weight_ih, weight_hh = params["weight_ih_l0"], params["weight_hh_l0"]
     weight_hr = params.get("weight_hr_l0")
-    if weight_ih.dim() != 2 or weight_hh.dim() != 2 or (weight_hr is not None and weight_hr.dim() != 2):
-        return  # check_weights names it
     name = "weight_hh_l0" if isinstance(module, nn.RNNBase) else "weight_hh"
     hidden_size, out_size = weight_hh.shape[0] // gates, weight_hh.shape[1]
-    projected = (out_size, out_size) if weight_hr is None else tuple(weight_hr.shape)  # (H_out, H)
-    if weight_ih.shape[0] != weight_hh.shape[0] or projected != (out_size, hidden_size):
-        return  # the weights disagree among themselves: check_weights names the weight
+    if module.input_size != weight_ih.shape[1]:
+        raise ValueError(
+            f"module.input_size is {module.input_size}, but its weights read {weight_ih.shape[1]} input "
+            f"features ({name.replace('hh', 'ih')} has shape {tuple(weight_ih.shape)}): was input_size "
+            "changed after construction? (torch's call fails too)"
+        )
     if module.hidden_size != hidden_size:
         raise ValueError(
             f"module.hidden_size is {module.hidden_size}, but its weights have hidden size {hidden_size} "
@@ -279,6 +303,16 @@ def check_sizes(module: nn.Module, params: dict[str, torch.Tensor], gates: int) 
             f"module.proj_size is {proj_size}, but {name} has shape {tuple(weight_hh.shape)} (its state has "
             f"{out_size} features): was proj_size changed after construction? (torch's call fails too)"
         )
+
+
+def check_cell_weights(params: dict[str, torch.Tensor], gates: int) -> None:
+    """A cell's weights against each other (``weight_ih`` (G*H, H_in), ``weight_hh`` (G*H, H), biases (G*H,))."""
+    check_shapes(
+        weight_ih=(params["weight_ih_l0"], f"{gates}H,H_in"),
+        weight_hh=(params["weight_hh_l0"], f"{gates}H,H"),
+        bias_ih=(params.get("bias_ih_l0"), f"{gates}H?"),
+        bias_hh=(params.get("bias_hh_l0"), f"{gates}H?"),
+    )
 
 
 def check_projection(module: nn.Module) -> None:
@@ -360,12 +394,11 @@ def check_no_backward_hooks(module: nn.Module) -> None:
         )
 
 
-def check_weights(params: object, mode: str, num_layers: int, bidirectional: bool, **state) -> None:
-    """Every layer's and direction's weights, by PyTorch's names, against each other and ``state``.
+def check_weights(params: object, mode: str, num_layers: int, bidirectional: bool) -> None:
+    """Every layer's and direction's weights, by PyTorch's names, against each other (shapes, one dtype).
 
-    ``state``: the tensors the weights meet, labelled for :func:`check_shapes` (``input``
-    ``"L,N,H_in"``, ``h_0`` ``"S,N,H_out"``, ``c_0`` ``"S,N,H"``). Layer k > 0 reads
-    D * H_out features; without ``weight_hr`` an LSTM's H_out is H.
+    Layer k > 0 reads D * H_out features; without ``weight_hr`` an LSTM's H_out is H. Their
+    device is checked by the caller, once, with the input's and the state's.
     """
     params = check_mapping("params", params)
     gates = {"LSTM": "4", "GRU": "3"}.get(mode, "")  # the gate blocks, as a label's factor
@@ -387,7 +420,8 @@ def check_weights(params: object, mode: str, num_layers: int, bidirectional: boo
                 "weight_hr": "H_out,H?",
             }
             weights = {f"params['{name[k]}']": (params.get(name[k]), label) for k, label in labels.items()}
-            sizes = check_shapes(**weights, **state)
+            sizes = _check_axes(weights)
+            _check_dtypes({key: value for key, (value, _) in weights.items() if value is not None})
             if mode == "LSTM" and name["weight_hr"] not in params and sizes["H"] != sizes["H_out"]:
                 raise ValueError(
                     f"the state has H_out = {sizes['H_out']} features but the cell state has "
@@ -464,9 +498,9 @@ def check_sequence(module: nn.RNNBase, input: object, weight: torch.Tensor) -> s
 
 
 def check_layer_state(
-    module: nn.RNNBase, name: str, value: object, shape: tuple, labels: str, weight, input
+    module: nn.RNNBase, name: str, value: object, shape: tuple, labels: str, weight
 ) -> None:
-    """h_0 or c_0 of a layer in the caller's layout, ``shape``, with the module's dtype and input's device."""
+    """h_0 or c_0 of a layer in the caller's layout, ``shape``, with the module's dtype."""
     if not isinstance(value, torch.Tensor):
         raise TypeError(f"{name} must be a torch.Tensor, got {type(value).__name__}")
     if tuple(value.shape) != shape:
@@ -479,8 +513,7 @@ def check_layer_state(
             hint += f" (the first axis, D * num_layers = {shape[0]}, is there for every input, unbatched too)"
         raise ValueError(f"{name} must have shape {labels} = {shape}, got {tuple(value.shape)}{hint}")
     check_tensor(name, value, shape, labels)
-    check_same_dtype(weight_ih_l0=weight, **{name: value})
-    check_same_device("input", input, **{name: value})
+    check_same_dtype(weight_ih_l0=weight, **{name: value})  # its device: read_call's one check
 
 
 def check_pair(name: str, value: object, what: str, none_inside: bool = False) -> None:

@@ -66,7 +66,7 @@ def rnn_step_backward(dh_next: torch.Tensor, h_next: torch.Tensor, weight_hh: We
     r""":math:`\delta_t = \delta h_t \odot \phi'(a_t)` and :math:`\delta_t W_{hh}` (:eq:`eq-h0-grad`; batched, any layer).
 
     The same step as the hand-set network's δ recursion (:eq:`eq-delta`, computed for the
-    book's example by :func:`rnndoc.bptt.bptt_gradients` in column form).
+    book's example by :func:`rnndoc.bptt.bptt_gradients`, in row form too).
     """
     # (N, H): phi'(a_t); ReLU's is 0 where h_t <= 0 and 1 elsewhere, NaN included (as torch's threshold_backward)
     slope = 1 - h_next * h_next if nonlinearity == "tanh" else (h_next <= 0).logical_not().to(h_next.dtype)
@@ -125,7 +125,7 @@ def gru_bias_hn(bias_hh: torch.Tensor | None) -> torch.Tensor | None:
 
 
 def gru_step(x_part: torch.Tensor, h: torch.Tensor, weight_hh: Weight, bias_hn: torch.Tensor | None):
-    r"""One GRU step from the input projection (:eq:`eq-gru-rows`): :math:`h_t`, and :math:`(h_{t-1}, r_t, z_t, n_t, q_t)` for the backward."""
+    r"""One GRU step from the input projection (:eq:`eq-gru`, row form :eq:`eq-gru-rows`): :math:`h_t`, and :math:`(h_{t-1}, r_t, z_t, n_t, q_t)` for the backward."""
     hidden_size = h.shape[1]
     hh = h @ weight_hh.T  # (N, 3H): h_(t-1) W_hh^T, blocks r, z, n
     q = hh[:, 2 * hidden_size :] if bias_hn is None else hh[:, 2 * hidden_size :] + bias_hn  # (N, H): q_t
@@ -150,6 +150,18 @@ def gru_step_backward(dh_next: torch.Tensor, saved, weight_hh: Weight):
     # (N, H): dh_next z_t + [delta r_t, delta z_t, delta q_t] W_hh, as one addmm (its rounding is the book's)
     dh = matmul(torch.cat([delta_r, delta_z, delta_q], dim=1), weight_hh, add=dh_next * z)
     return delta, delta_q, dh
+
+
+def gru_paper_step(
+    x_part: torch.Tensor, h: torch.Tensor, weight_hh: torch.Tensor, bias_hn: torch.Tensor | None
+):
+    r"""One GRU step with Cho et al.'s candidate, the reset gate on :math:`h_{t-1}` before the product (:eq:`eq-gru-paper`): :math:`h_t`."""
+    hidden_size = h.shape[1]
+    w_rz, w_n = weight_hh[: 2 * hidden_size], weight_hh[2 * hidden_size :]  # (2H, H), (H, H)
+    r, z = torch.sigmoid(torch.addmm(x_part[:, : 2 * hidden_size], h, w_rz.T)).chunk(2, dim=1)  # (N, H)
+    n_part = x_part[:, 2 * hidden_size :] + (r * h) @ w_n.T  # (N, H): x_n + (r_t h_(t-1)) W_hn^T
+    n = torch.tanh(n_part if bias_hn is None else n_part + bias_hn)  # (N, H): n_t
+    return torch.addcmul(n, z, h - n)  # (N, H): h_t = (1 - z_t) n_t + z_t h_(t-1)
 
 
 # --- the table both sweeps read -------------------------------------------------------------

@@ -5,11 +5,17 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from .._recurrent import as_weights, check_module, check_one_layer, layer_weights, rnn_nonlinearity
+from .._recurrent import (
+    Weights,
+    as_weights,
+    check_kind_and_hooks,
+    check_one_layer,
+    layer_weights,
+    rnn_nonlinearity,
+)
 from .._validate import check_same_device, check_same_dtype, check_tensor
 
 Recurrent = nn.RNN | nn.LSTM | nn.GRU
-Weights = tuple[torch.Tensor, torch.Tensor, torch.Tensor | None, torch.Tensor | None]
 
 
 def check_step(
@@ -47,7 +53,7 @@ def check_module_input(module: Recurrent, input: torch.Tensor, *, autograd: bool
     too); forward hooks and an overridden ``forward`` are refused, and with ``autograd`` (the
     helper runs autograd through the module) backward hooks too.
     """
-    check_module("module", module, autograd=autograd)
+    check_kind_and_hooks("module", module, autograd=autograd)
     check_one_layer("module", module)
     if isinstance(module, nn.RNN) and rnn_nonlinearity("module", module) != "tanh":  # torch reads mode
         raise ValueError(f"module must be a tanh RNN, got mode={module.mode!r} (the ReLU RNN)")

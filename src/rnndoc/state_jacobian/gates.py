@@ -15,8 +15,8 @@ from torch import nn
 
 from .._recurrent import own_parameter
 from .._validate import check_float, check_instance
+from ..layers import gates
 from ._arguments import check_module_input
-from .steps import _gru_gates, _lstm_gates
 
 __all__ = ["gate_values", "raise_forget_bias", "raise_update_bias"]
 
@@ -24,7 +24,7 @@ _Module = TypeVar("_Module", bound=nn.RNNBase)
 
 
 def gate_values(module: nn.LSTM | nn.GRU, input: torch.Tensor) -> dict[str, torch.Tensor]:
-    r"""The gates of an LSTM or GRU along one sequence, from :math:`s_0 = 0`.
+    r"""The gates of an LSTM or GRU along one sequence, from :math:`s_0 = 0`, by :func:`rnndoc.layers.gates`.
 
     Parameters
     ----------
@@ -57,20 +57,13 @@ def gate_values(module: nn.LSTM | nn.GRU, input: torch.Tensor) -> dict[str, torc
     """
     if isinstance(module, nn.RNN):
         raise TypeError("module must be an nn.LSTM or nn.GRU (a tanh RNN has no gates)")
-    weights = check_module_input(module, input)
-    h = c = input.new_zeros(module.hidden_size)  # (H,)
+    check_module_input(module, input)
     names = "ifgo" if isinstance(module, nn.LSTM) else "rzn"
-    values: dict[str, list[torch.Tensor]] = {name: [] for name in names}
+    if not len(input):  # T = 0: no step, no gate (layers.gates refuses an empty sequence, as torch)
+        return {name: input.new_zeros(0, module.hidden_size) for name in names}
     with torch.no_grad():
-        for x_t in input:
-            if isinstance(module, nn.LSTM):
-                h, c, (*gates, _) = _lstm_gates(x_t, h, c, *weights)  # (H,) each: h_t, c_t; i, f, g, o
-            else:
-                h, (*gates, _) = _gru_gates(x_t, h, *weights)  # (H,) each: h_t; r, z, n
-            for name, value in zip(names, gates, strict=True):
-                values[name].append(value)  # (H,)
-    empty = input.new_zeros(0, module.hidden_size)  # T = 0: no step, no gate
-    return {name: torch.stack(v) if v else empty for name, v in values.items()}  # each (T, H)
+        found = gates(module, input)  # by layer: "f_l0", ... each (T, H)
+    return {name: found[f"{name}_l0"] for name in names}
 
 
 def _raise_bias(

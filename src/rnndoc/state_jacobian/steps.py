@@ -19,7 +19,7 @@ __all__ = ["gru_step_jacobian", "lstm_step_jacobian", "rnn_step_jacobian"]
 # arguments are checked here, once), on a batch of one.
 
 
-def _lstm_gates(x_t, h_prev, c_prev, weight_ih, weight_hh, bias_ih, bias_hh):
+def _unbatched_lstm_step(x_t, h_prev, c_prev, weight_ih, weight_hh, bias_ih, bias_hh):
     """One unbatched LSTM step by :func:`rnndoc.layers.steps.lstm_step`: h_t, c_t and (i, f, g, o, tanh c_t), each (H,)."""
     x_part = input_projection(x_t[None], weight_ih, bias_ih, bias_hh, "LSTM")  # (1, 4H)
     h_t, c_t, saved = lstm_step(x_part, h_prev[None], c_prev[None], weight_hh, None)  # (1, H)
@@ -27,7 +27,7 @@ def _lstm_gates(x_t, h_prev, c_prev, weight_ih, weight_hh, bias_ih, bias_hh):
     return h_t[0], c_t[0], (i, f, g, o, tanh_c)
 
 
-def _gru_gates(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh):
+def _unbatched_gru_step(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh):
     """One unbatched GRU step by :func:`rnndoc.layers.steps.gru_step`: h_t and (r, z, n, q_t), each (H,).
 
     :math:`q_t = W_{hn} h_{t-1} + b_{hn}`, the candidate's recurrent part (``q`` in the layers).
@@ -154,7 +154,9 @@ def lstm_step_jacobian(
             [0.0000, 0.5000]])
     """
     size = check_step(4, x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh, c_prev)
-    _, _, (i, f, g, o, tanh_c) = _lstm_gates(x_t, h_prev, c_prev, weight_ih, weight_hh, bias_ih, bias_hh)
+    _, _, (i, f, g, o, tanh_c) = _unbatched_lstm_step(
+        x_t, h_prev, c_prev, weight_ih, weight_hh, bias_ih, bias_hh
+    )
     w_i, w_f, w_g, w_o = weight_hh.split(size)  # (H, H) each
     dc_dh = (
         (c_prev * f * (1 - f))[:, None] * w_f
@@ -227,7 +229,7 @@ def gru_step_jacobian(
             [0.0000, 0.5000]])
     """
     size = check_step(3, x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh)
-    _, (r, z, n, q) = _gru_gates(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh)  # (H,) each
+    _, (r, z, n, q) = _unbatched_gru_step(x_t, h_prev, weight_ih, weight_hh, bias_ih, bias_hh)  # (H,) each
     w_r, w_z, w_n = weight_hh.split(size)  # (H, H) each
     m = r[:, None] * w_n + (q * r * (1 - r))[:, None] * w_r  # (H, H): M_t, d(pre-activation of n)/dh
     return (

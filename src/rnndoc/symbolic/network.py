@@ -171,13 +171,8 @@ def unroll(
 ) -> Unrolled:
     r"""Unroll the tanh RNN over a sequence and write its loss as one expression.
 
-    .. math::
-
-        \begin{aligned}
-        a_t &= W_{ih} x_t + b_{ih} + W_{hh} h_{t-1} + b_{hh}, \\
-        h_t &= \tanh(a_t), \\
-        \mathcal{L} &= \tfrac12 \sum_{t=1}^{T} \sum_k (h_t[k] - y_t[k])^2
-        \end{aligned}
+    The recursion :eq:`eq-rnn-forward` (column form: :math:`x_t`, :math:`h_t` are (H_in, 1),
+    (H, 1)) for T steps, and the loss :eq:`eq-loss` of its states.
 
     Parameters
     ----------
