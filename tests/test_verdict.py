@@ -40,6 +40,12 @@ def test_reading_the_table_loads_neither_sympy_nor_the_witnesses():
     assert result.stdout.split() == ["[]", "6"]  # the command line's help reads the table cheaply
 
 
+def test_the_gradient_checks_are_the_witnesses_but_the_reference():
+    others = tuple(name for name in witnesses.GRADIENT_WITNESSES if name != witnesses.REFERENCE)
+    assert others == GRADIENT_CHECKS
+    assert set(GRADIENT_CHECKS) <= set(TOLERANCES)
+
+
 def test_the_default_step_lies_in_its_range_stated_beside_it():
     low, high = finite_differences.FINITE_DIFF_EPS_RANGE
     assert FINITE_DIFF_EPS_RANGE is finite_differences.FINITE_DIFF_EPS_RANGE  # one statement, re-exported

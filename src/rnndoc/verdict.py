@@ -19,14 +19,12 @@ Every comparison uses ``rtol=0``: the error is bounded in absolute terms
 :data:`COMPARISONS` what each check compares with what; :func:`handset_gaps` measures the
 checks from the witnesses' raw results (:mod:`rnndoc.witnesses` computes them all) and
 :func:`judge` holds each against its tolerance. The command line and the chapters read the
-same. Importing this module loads neither sympy nor the witnesses: the command line's help reads
-the table without loading them; the names of the gradient checks (``GRADIENT_CHECKS``) are read
-from :data:`rnndoc.witnesses.GRADIENT_WITNESSES` when first needed.
+same. This module imports neither sympy nor the witnesses: the command line's help reads the
+table without loading them (a test holds ``GRADIENT_CHECKS`` to the witnesses' own list).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -44,7 +42,7 @@ __all__ = [
     "FINITE_DIFF_EPS_RANGE",
     "FLOAT64_ATOL",
     "FORWARD_ATOL",
-    "GRADIENT_CHECKS",  # noqa: F822 (defined by __getattr__, read from the witnesses when asked for)
+    "GRADIENT_CHECKS",
     "TOLERANCES",
     "assert_close",
     "check_finite_difference_eps",
@@ -63,7 +61,9 @@ EXACT_ATOL = 1e-13
 #: Central differences at a step in ``FINITE_DIFF_EPS_RANGE``: truncation O(eps^2) plus round-off O(1e-16/eps).
 FINITE_DIFF_ATOL = 1e-7
 
-
+#: The checks that compare a gradient witness with sympy's exact gradients (the reference): the
+#: names of :data:`rnndoc.witnesses.GRADIENT_WITNESSES` but the reference (a test holds them equal).
+GRADIENT_CHECKS = ("bptt", "autograd", "finite_difference")
 #: Every check of the hand-set network and the tolerance it must meet: the one table.
 TOLERANCES = {
     "bptt": EXACT_ATOL,
@@ -83,24 +83,6 @@ COMPARISONS = {
     "weight_hh_split": "the W_hh gradient per use and per loss term (rnndoc.bptt.gradient_split) "
     "against sympy's (its derived rules per use; sympy.diff of each loss term), and their total",
 }
-
-
-def __getattr__(name: str) -> object:
-    """``GRADIENT_CHECKS``: the checks that compare a gradient witness with sympy's exact gradients.
-
-    The gradient witnesses of :data:`rnndoc.witnesses.GRADIENT_WITNESSES` but the reference,
-    read from there when first asked for (so that reading the table loads no sympy).
-    """
-    if name == "GRADIENT_CHECKS":
-        return _gradient_checks()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-@functools.cache
-def _gradient_checks() -> tuple[str, ...]:
-    from .witnesses import GRADIENT_WITNESSES, REFERENCE  # noqa: PLC0415 (sympy loads only when judged)
-
-    return tuple(name for name in GRADIENT_WITNESSES if name != REFERENCE)
 
 
 def check_finite_difference_eps(eps: object) -> float:
@@ -293,6 +275,6 @@ def judge(gaps: Mapping[str, float]) -> dict[str, dict]:
     for name, value in gaps.items():
         gap = check_float(f"gaps[{name!r}]", value, minimum=0, finite=False)  # NaN and inf fail below
         atol = TOLERANCES[name]
-        key = "max_abs_difference_to_sympy" if name in _gradient_checks() else "max_abs_difference"
+        key = "max_abs_difference_to_sympy" if name in GRADIENT_CHECKS else "max_abs_difference"
         checks[name] = {key: gap, "atol": atol, "passed": gap <= atol}
     return checks

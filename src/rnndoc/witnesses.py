@@ -336,7 +336,7 @@ class GradientWitness:
 REFERENCE = "sympy"
 
 #: The gradient witnesses by the names the report and the verdict use, the reference first: the
-#: one list of them (:func:`witness_all` runs them; ``rnndoc.verdict.GRADIENT_CHECKS`` is the
+#: one list of them (:func:`witness_all` runs them; :data:`rnndoc.verdict.GRADIENT_CHECKS` names the
 #: others). Each is called with no argument: ``"sympy"`` is :func:`sympy_gradients`, ``"bptt"``
 #: :func:`bptt_handset_gradients`, ``"autograd"`` :func:`autograd_gradients` and
 #: ``"finite_difference"`` :func:`rnndoc.finite_differences.finite_difference_gradients`.
