@@ -18,9 +18,8 @@ prose from docs/locales/<language>/LC_MESSAGES/*.po (README, "Translations"). Th
   nothing executes twice.
 - compiles the project's catalog for sphinx-exercise's titles ("Exercise", "Solution to"), which
   sphinx-exercise does not ship for every language.
-- Chinese search: jieba segments the text (a user dictionary of the book's terms,
-  docs/locales/<language>/jieba.txt, also spares jieba reloading its whole default dictionary on
-  every build), and on Sphinx 9.0 the search page's stemmer is defined (sphinx-doc/sphinx#14229:
+- Chinese search: jieba segments the text (a user dictionary of the book's terms, the Chinese
+  column of docs/terms.md, also spares jieba reloading its whole default dictionary on every build), and on Sphinx 9.0 the search page's stemmer is defined (sphinx-doc/sphinx#14229:
   Sphinx 9.0 writes ``window.Stemmer = ChineseStemmer``, which no script defines, and the search
   page never answers).
 - after a gettext build, merges pydata-sphinx-theme's message template into sphinx.pot, so that
@@ -110,9 +109,32 @@ def _edition_strings(app, config) -> None:
     config.togglebutton_hint_hide = strings["togglebutton_hint_hide"]
     config.nb_code_prompt_show = strings["nb_code_prompt_show"]
     config.nb_code_prompt_hide = strings["nb_code_prompt_hide"]
-    words = LOCALES / config.language / "jieba.txt"
-    if words.is_file():
+    if config.language.startswith("zh"):
+        words = _search_words(Path(app.outdir).parent / "generated" / f"jieba-{config.language}.txt")
         config.html_search_options = {**config.html_search_options, "dict": str(words)}
+
+
+#: One term of docs/terms.md's Chinese column: a run of CJK characters, two or more.
+_CJK_WORD = re.compile(r"[\u4e00-\u9fff]{2,}")
+
+
+def _search_words(path: Path) -> Path:
+    """jieba's user dictionary: the Chinese terms of docs/terms.md, one a line (written when changed).
+
+    jieba's own dictionary is mostly Simplified and splits Traditional terms such as 遞迴 into
+    single characters, which the search index drops; Sphinx's default for the option is jieba's
+    whole dictionary, loaded again on every build.
+    """
+    terms = (DOCS / "terms.md").read_text("utf-8")
+    rows = [line.removeprefix("  - ") for line in terms.splitlines() if line.startswith("  - ")]
+    terms_found = {word for row in rows for word in _CJK_WORD.findall(re.sub("[與及]", " ", row))}
+    # and the first word of a six-character compound (遞迴 of 遞迴神經網路), which search asks for alone
+    words = sorted(terms_found | {word[:2] for word in terms_found if len(word) == 6})
+    text = "".join(f"{word}\n" for word in words)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.is_file() or path.read_text("utf-8") != text:
+        path.write_text(text, "utf-8")
+    return path
 
 
 def _own_output_folder(app) -> None:
