@@ -152,8 +152,8 @@ def output_folder(app) -> Path:
     return Path(app.env.mystnb_config.output_folder)
 
 
-def _exercise_catalog(app) -> None:
-    language = app.config.language or "en"
+def _exercise_catalog(app, config) -> None:
+    language = config.language or "en"
     source = LOCALES / language / "LC_MESSAGES" / "exercise.po"
     if not source.is_file():
         return
@@ -208,7 +208,8 @@ def setup(app):
     app.add_transform(ComputedTextUntranslatable)
     app.connect("config-inited", _edition_strings, priority=400)  # before sphinx-togglebutton reads its hints
     app.connect("builder-inited", _own_output_folder, priority=600)  # after myst-nb's (500)
-    app.connect("builder-inited", _exercise_catalog)
+    # before sphinx-exercise's own config-inited handler translates "Exercise %s" (numfig_format)
+    app.connect("config-inited", _exercise_catalog, priority=400)
     app.connect("build-finished", _merge_theme_template)
     _search_language(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
