@@ -11,7 +11,7 @@ prose from docs/locales/<language>/LC_MESSAGES/*.po (README, "Translations"). Th
   ``rnndoc-untranslated`` (the bilingual term list, docs/terms.md) is left out too.
 - sets the strings of the page chrome that conf.py (or an extension's default) fixes before
   ``-D language`` applies (``EDITIONS``: the book's title, the search field, the folds' hints,
-  myst-nb's fold prompts, the footer).
+  myst-nb's fold prompts, the 404 page, the footer).
 - gives each language its own myst-nb output folder (the parsed notebooks, glue data and images):
   the English build's notebooks are dependencies of its pages, and a second language rewriting
   them would make the English build re-read every page. The execution cache stays shared, so
@@ -48,6 +48,11 @@ EDITIONS: dict[str, dict[str, str]] = {
         "togglebutton_hint_hide": "點一下收合",
         "nb_code_prompt_show": "顯示儲存格內容",
         "nb_code_prompt_hide": "隱藏儲存格內容",
+        "notfound_title": "找不到頁面",
+        "notfound_body": (
+            "<h1>找不到頁面</h1><p>這個頁面不存在（或已經不在了）。試試"
+            "<a href='{prefix}index.html'>首頁</a>、搜尋，或左側的目錄。</p>"
+        ),
         "extra_footer": (
             "<p>程式碼：MIT 授權。文字與圖："
             '<a href="https://creativecommons.org/licenses/by/4.0/deed.zh_TW">CC BY 4.0</a>。'
@@ -105,6 +110,11 @@ def _edition_strings(app, config) -> None:
     options["search_bar_text"] = strings["search_bar_text"]
     options["extra_footer"] = strings["extra_footer"]
     config.html_theme_options = options
+    prefix = config.notfound_urls_prefix
+    config.notfound_context = {
+        "title": strings["notfound_title"],
+        "body": strings["notfound_body"].format(prefix=prefix),
+    }
     config.togglebutton_hint = strings["togglebutton_hint"]
     config.togglebutton_hint_hide = strings["togglebutton_hint_hide"]
     config.nb_code_prompt_show = strings["nb_code_prompt_show"]
