@@ -8,7 +8,8 @@ prose from docs/locales/<language>/LC_MESSAGES/*.po (README, "Translations"). Th
   figure's caption and alt text, which the chapter's author wrote), every display equation without
   words (``\\text``) and every pasted ``{glue:math}``, and every paragraph that is only glued values
   and math. A value change then invalidates no translation. An element of class
-  ``rnndoc-untranslated`` (the bilingual term list, docs/terms.md) is left out too.
+  ``rnndoc-untranslated`` (the bilingual term list, docs/terms.md) is left out too; an
+  exercise's own title, which sphinx-exercise gives no source, is made a message.
 - sets the strings of the page chrome that conf.py (or an extension's default) fixes before
   ``-D language`` applies (``EDITIONS``: the book's title, the search field, the folds' hints,
   myst-nb's fold prompts, the 404 page, the footer).
@@ -96,9 +97,69 @@ class ComputedTextUntranslatable(SphinxTransform):
         for block in self.document.findall(nodes.math_block):
             if "pasted-math" in block["classes"] or r"\text" not in block.astext():
                 block["translatable"] = False
+        for subtitle in self.document.findall(nodes.subtitle):
+            _exercise_title_translatable(subtitle)
         for paragraph in self.document.findall(nodes.paragraph):
             if _WORDLESS.fullmatch(_ROLE.sub("", paragraph.rawsource or paragraph.astext())):
                 paragraph["translatable"] = False
+
+
+def _exercise_title_translatable(subtitle: nodes.subtitle) -> None:
+    """An exercise's own title (sphinx-exercise's subtitle, which it gives no source) as a message.
+
+    Its MyST text is written back from its parts (text, inline math, inline code); a title with
+    other markup stays as it is, in English.
+    """
+    if subtitle.source or not isinstance(subtitle.parent, nodes.title):
+        return
+    parts = []
+    for child in subtitle.children:
+        if isinstance(child, nodes.Text):
+            parts.append(child.astext())
+        elif isinstance(child, nodes.math):
+            parts.append(f"${child.astext()}$")
+        elif isinstance(child, nodes.literal):
+            parts.append(f"`{child.astext()}`")
+        else:
+            return
+    holder = subtitle
+    while holder is not None and not holder.source:
+        holder = holder.parent
+    if holder is None or not parts:
+        return
+    subtitle.rawsource = "".join(parts)
+    subtitle.source, subtitle.line = holder.source, holder.line
+    subtitle.parent["translatable"] = False  # "Exercise" and the title: the title alone is the message
+
+
+def _exercise_titles_to_catalog(app, doctree, docname) -> None:
+    """The gettext builder's share of the above: sphinx-exercise's post-transform builds each
+    exercise's title anew (nodes the catalog skips, having no uid), so the titles are taken from
+    the page as read."""
+    if app.builder.name != "gettext":
+        return
+    from sphinx.util.i18n import docname_to_domain  # noqa: PLC0415
+
+    catalog = app.builder.catalogs[docname_to_domain(docname, app.config.gettext_compact)]
+    for subtitle in app.env.get_doctree(docname).findall(nodes.subtitle):
+        if subtitle.rawsource and getattr(subtitle, "uid", None) is not None:
+            catalog.add(subtitle.rawsource, subtitle)
+
+
+class TranslatedExercisesRegistered(SphinxTransform):
+    """sphinx-exercise keeps a copy of each exercise, made before the translation (Locale, priority
+    20), for its solutions' titles: the copy is made again from the translated exercise."""
+
+    default_priority = 25
+
+    def apply(self, **kwargs) -> None:
+        registry = getattr(self.env, "sphinx_exercise_registry", None)
+        if not registry or (self.config.language or "en") == "en":
+            return
+        for node in self.document.findall(nodes.Element):
+            entry = registry.get(node.get("label")) if "serial_number" in node else None
+            if entry is not None and entry["docname"] == self.env.docname and "node" in entry:
+                entry["node"] = node.deepcopy()
 
 
 def _edition_strings(app, config) -> None:
@@ -216,10 +277,12 @@ def _search_language(app) -> None:
 
 def setup(app):
     app.add_transform(ComputedTextUntranslatable)
+    app.add_transform(TranslatedExercisesRegistered)
     app.connect("config-inited", _edition_strings, priority=400)  # before sphinx-togglebutton reads its hints
     app.connect("builder-inited", _own_output_folder, priority=600)  # after myst-nb's (500)
     # before sphinx-exercise's own config-inited handler translates "Exercise %s" (numfig_format)
     app.connect("config-inited", _exercise_catalog, priority=400)
     app.connect("build-finished", _merge_theme_template)
+    app.connect("doctree-resolved", _exercise_titles_to_catalog)
     _search_language(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
