@@ -101,13 +101,41 @@ def typecheck(session: nox.Session) -> None:
     session.run("mypy", *session.posargs)
 
 
-def _sphinx(session: nox.Session, builder: str, *args: str, outdir: Path | None = None) -> bool:
+def _sphinx(
+    session: nox.Session, builder: str, *args: str, outdir: Path | None = None, doctrees: Path | None = None
+) -> bool:
     """Run one Sphinx builder; False when nox skipped it (``--install-only``)."""
     # -j auto: chapters are read, and so executed, in parallel (a cold build took 28 s with
     # one process and 19 s with two on a 2-core machine).
-    common = ["-n", "-W", "--keep-going", "-T", "-j", "auto", "-d", str(BUILD / "doctrees"), *args]
+    common = [
+        "-n",
+        "-W",
+        "--keep-going",
+        "-T",
+        "-j",
+        "auto",
+        "-d",
+        str(doctrees or BUILD / "doctrees"),
+        *args,
+    ]
     ran = session.run("sphinx-build", "-b", builder, *common, str(DOCS), str(outdir or BUILD / builder))
     return ran is not None
+
+
+#: The translated editions: docs/locales/<language>/LC_MESSAGES (README, "Translations").
+LANGUAGES = ["zh_TW"]
+LOCALES = DOCS / "locales"
+
+
+def _translated_html(session: nox.Session, language: str, *args: str) -> None:
+    """Build one translated edition into docs/_build/html-<language>, from the shared execution cache.
+
+    Its own doctree folder (the English one stays as it is: neither build re-reads the other's
+    pages); the chapters' outputs come from the execution cache the English build filled, so
+    nothing is executed again.
+    """
+    _sphinx(session, "html", "-D", f"language={language}", *args, outdir=BUILD / f"html-{language}",
+            doctrees=BUILD / f"doctrees-{language}")  # fmt: skip
 
 
 #: Pages whose text may hold doctests: ``>>>`` examples, doctest directives, autodoc'd docstrings.
@@ -149,7 +177,8 @@ def _doctests(session: nox.Session, args: list[str]) -> None:
 
 @nox.session
 def docs(session: nox.Session) -> None:
-    """Run the package's doctests, then build the executed HTML book into docs/_build/html.
+    """Run the package's doctests, build the executed HTML book into docs/_build/html, then
+    the translated editions (``LANGUAGES``) into docs/_build/html-<language>.
 
     Strict: any warning, broken reference, failing cell or failing doctest fails the
     session. Pass ``--clean`` after ``--`` for a cold build (removes docs/_build,
@@ -169,6 +198,43 @@ def docs(session: nox.Session) -> None:
     _doctests(session, args)
     _sphinx(session, "html", *args)
     session.log(f"The book is in {BUILD / 'html' / 'index.html'}")
+    # the translations' gate: counts, and a failure for changed data markup or a typed number
+    session.run("python", str(DOCS / "_ext" / "translation_check.py"), str(LOCALES))
+    for language in LANGUAGES:
+        _translated_html(session, language, *args)
+        session.log(f"The {language} edition is in {BUILD / f'html-{language}' / 'index.html'}")
+
+
+@nox.session(default=False)
+def translations(session: nox.Session) -> None:
+    """Update the translated editions' catalogs from the English pages (after editing the English).
+
+    ``sphinx-build -b gettext`` writes one message template per page into docs/_build/gettext
+    (with a doctree folder of its own; the chapters' outputs come from the execution cache), then ``sphinx-intl update`` merges them into docs/locales/<language>/LC_MESSAGES:
+    a changed English message becomes fuzzy (shown in English until a translator checks it and
+    removes the flag), a new one untranslated (English), a removed one obsolete (``#~``). Only the
+    pages that have a catalog already are updated, plus those named after ``--`` (e.g.
+    ``nox -s translations -- chapters/bptt`` starts that chapter's catalog). Then prints, per
+    catalog, the counts of translated, fuzzy and untranslated messages.
+    """
+    _install(session, "docs")
+    pages = [arg.removesuffix(".md") for arg in session.posargs]
+    templates = BUILD / "gettext"
+    # its own doctrees: Sphinx refuses to share an environment between gettext and html
+    if not _sphinx(session, "gettext", outdir=templates, doctrees=BUILD / "doctrees-gettext"):
+        return
+    selected = BUILD / "gettext-selected"
+    shutil.rmtree(selected, ignore_errors=True)
+    for language in LANGUAGES:
+        catalogs = LOCALES / language / "LC_MESSAGES"
+        have = {p.relative_to(catalogs).with_suffix("").as_posix() for p in catalogs.rglob("*.po")}
+        for pot in templates.rglob("*.pot"):
+            page = pot.relative_to(templates).with_suffix("").as_posix()
+            if page in have or page in pages:
+                (selected / pot.relative_to(templates)).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(pot, selected / pot.relative_to(templates))
+        session.run("sphinx-intl", "update", "-p", str(selected), "-d", str(LOCALES), "-l", language)
+    session.run("python", str(DOCS / "_ext" / "translation_check.py"), str(LOCALES))
 
 
 @nox.session(default=False)

@@ -26,6 +26,7 @@ sys.path.insert(0, str(DOCS / "_ext"))
 
 import execution_keys  # docs/_ext, on the path just above
 import latex_edition
+import translated_edition
 
 project = "rnndoc"
 author = "The rnndoc authors"
@@ -47,6 +48,8 @@ extensions = [
     "sphinx_togglebutton",  # folds the solutions (":class: dropdown") in the HTML
     "notebook_export",  # docs/_ext: each chapter as a plain Jupyter notebook (_notebooks/) that runs anywhere
     "a11y_markup",  # docs/_ext: aria-level on the sidebar's captions, citations as list items
+    "translated_glue",  # docs/_ext: glue roles work in translated text (myst-nb's renderer lent to it)
+    "translated_edition",  # docs/_ext: the zh_TW edition's catalogs, page chrome and search
 ]
 bibtex_bibfiles = ["references.bib"]
 import bibstyle  # noqa: F401 (docs/_ext, on the path above: registers the "rnndoc" pybtex style)
@@ -54,6 +57,16 @@ import bibstyle  # noqa: F401 (docs/_ext, on the path above: registers the "rnnd
 bibtex_default_style = "rnndoc"  # labels such as [Elman 1990], the same in the text and the list
 bibtex_reference_style = "label"
 exclude_patterns = ["_build", "jupyter_execute", ".jupyter_cache", "**.ipynb_checkpoints", "README.md"]
+
+# --- translated editions (README, "Translations"): sphinx-build -D language=zh_TW -------------
+# The prose of a translated edition comes from docs/locales/<language>/LC_MESSAGES, one catalog
+# per page (chapters/order.po), made by `sphinx-build -b gettext` and `sphinx-intl update`. No
+# uuids and no source line numbers in the catalogs: editing one paragraph changes its own entry
+# only. A message without a translation (or a fuzzy one) shows the English text.
+locale_dirs = ["locales"]
+gettext_compact = False
+gettext_uuid = False
+gettext_location = False
 
 # --- strictness: every warning fails the build (sphinx-build -n -W) -------------------
 nitpicky = True
@@ -206,7 +219,8 @@ def _copy_mathjax(app, exception):
 
 
 # --- downloads: the executed notebook, with its outputs ---------------------------------
-# myst-nb saves the notebook it parsed into jupyter_execute/, which has no outputs when they
+# myst-nb saves the notebook it parsed into jupyter_execute/ (jupyter_execute-<language>/ for a
+# translated edition), which has no outputs when they
 # came from the execution cache; the {nb-download} links would then offer an empty
 # notebook. Merge the cached outputs in before the downloads are copied. Sphinx records each
 # of these notebooks as a dependency of its page: a notebook is rewritten only when its
@@ -214,7 +228,7 @@ def _copy_mathjax(app, exception):
 # an unchanged book re-reads no page.
 def _merge_cached_outputs(app, env):
     cache = get_cache(nb_execution_cache_path)
-    for path in sorted((Path(app.outdir).parent / "jupyter_execute").rglob("*.ipynb")):
+    for path in sorted(translated_edition.output_folder(app).rglob("*.ipynb")):
         notebook = nbformat.read(path, as_version=4)
         try:
             _, merged = cache.merge_match_into_notebook(notebook)

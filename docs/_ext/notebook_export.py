@@ -831,7 +831,7 @@ def _export_all(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
     root = Path(app.confdir).parent
-    executed = Path(app.outdir).parent / "jupyter_execute"
+    executed = Path(app.env.mystnb_config.output_folder)  # jupyter_execute, per language
     book = _book_from_env(app)
     target = Path(app.outdir) / FOLDER
     target.mkdir(parents=True, exist_ok=True)

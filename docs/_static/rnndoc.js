@@ -11,6 +11,27 @@
 //    when it is scrolled to an end); above a table that scrolls, a line says so in words.
 // 3. A chapter's figure opens at full size, alone, on a tap or a click: each figure image is
 //    wrapped in a link to its own image file (on the same site).
+// 0. The helpers' own words in the page's language (the translated editions, <html lang>);
+//    English where a language has none.
+window.rnndocText = (function () {
+  "use strict";
+  var WORDS = {
+    "zh-TW": {
+      "Wider than the screen: swipe the table sideways for more columns \u2192": "比螢幕寬：左右滑動表格以查看更多欄位 \u2192",
+      "Open the figure at full size": "以原尺寸開啟這張圖",
+      "Copy code": "複製程式碼",
+      "hidden content": "隱藏的內容",
+      "Show %s": "展開「%s」",
+      "Hide %s": "收合「%s」"
+    }
+  };
+  var words = WORDS[document.documentElement.lang] || {};
+  return function (english, value) {
+    var text = words[english] || english;
+    return value === undefined ? text : text.replace("%s", function () { return value; });
+  };
+})();
+
 (function () {
   "use strict";
   var NARROW = 700; // CSS px: below this width, wide tables are stacked
@@ -99,7 +120,7 @@
         hint = document.createElement("p");
         hint.className = "rnndoc-scroll-hint";
         hint.setAttribute("aria-hidden", "true");
-        hint.textContent = "Wider than the screen: swipe the table sideways for more columns \u2192";
+        hint.textContent = rnndocText("Wider than the screen: swipe the table sideways for more columns \u2192");
         box.parentNode.insertBefore(hint, box);
       } else if (!scrolls && has) {
         hint.remove();
@@ -145,7 +166,7 @@
       var link = document.createElement("a");
       link.href = img.getAttribute("src");
       link.className = "rnndoc-figure-link";
-      link.title = "Open the figure at full size";
+      link.title = rnndocText("Open the figure at full size");
       img.parentNode.insertBefore(link, img);
       link.appendChild(img);
     });
@@ -230,17 +251,17 @@
 
   function nameToggle(button) {
     var hidden = button.classList.contains("toggle-button-hidden");
-    button.setAttribute("aria-label", (hidden ? "Show " : "Hide ") + button.dataset.rnndocTitle);
+    button.setAttribute("aria-label", rnndocText(hidden ? "Show %s" : "Hide %s", button.dataset.rnndocTitle));
     button.setAttribute("aria-expanded", hidden ? "false" : "true");
   }
 
   function nameButtons() {
     document.querySelectorAll("button.copybtn").forEach(function (button) {
-      button.setAttribute("aria-label", "Copy code");
+      button.setAttribute("aria-label", rnndocText("Copy code"));
     });
     document.querySelectorAll("button.toggle-button").forEach(function (button) {
       if (button.dataset.rnndocTitle === undefined) {
-        button.dataset.rnndocTitle = title(button) || "hidden content";
+        button.dataset.rnndocTitle = title(button) || rnndocText("hidden content");
         var rename = function () { nameToggle(button); }; // idempotent: the title's click too
         button.addEventListener("click", rename);
         if (button.parentElement) { button.parentElement.addEventListener("click", rename); }
