@@ -55,11 +55,16 @@ def setting() -> str:
 
 
 def measured_choices() -> list[str]:
-    """rnndoc's measured kernel per product shape so far: ``linear (32, 256) x (1024, 256)^T oneDNN (timed ...)``."""
+    """rnndoc's measured kernel per product shape so far: ``linear (32, 256) x (1024, 256)^T ATen (timed ...)``.
+
+    Each line: the shapes, the choice (``products._onednn_wins``), the least times of one product
+    by each kernel and, for a packed weight, of its packing and how many products it served.
+    """
     lines = []
-    for key, (plain, packed) in sorted(products._MEASURED.items(), key=str):
+    for (key, uses), wins in sorted(products._CHOSEN.items(), key=str):
+        plain, packed, *packing = products._MEASURED[key]
         kind, *shape = key[:-2]
-        chosen = "oneDNN" if packed < products._MARGIN * plain else "ATen"
+        chosen = "oneDNN" if wins else "ATen"
         operands = {
             "linear": lambda r, o, i: f"({r}, {i}) x ({o}, {i})^T",
             "matmul": lambda r, o, i: f"({r}, {o}) x ({o}, {i})",
@@ -67,9 +72,10 @@ def measured_choices() -> list[str]:
         }[kind](*shape)
         rows = shape[0]
         timed = f"on its first {products._TIMED_ROWS} rows" if rows > products._TIMED_ROWS else "whole"
+        packs = f" + packing {packing[0] * 1e6:.0f} us once for {uses:g} products" if packing else ""
         lines.append(
             f"{kind:<10} {operands:<28} {chosen:<6} (timed {timed}: ATen {plain * 1e6:.0f} us, "
-            f"oneDNN {packed * 1e6:.0f} us)"
+            f"oneDNN {packed * 1e6:.0f} us{packs})"
         )
     return lines
 
