@@ -167,7 +167,10 @@ def test_the_choice_is_measured_once_per_shape_and_cached():
     assert ("matmul", 4, 21, 7, torch.float32, threads) in measured
     assert ("linear", 36, 21, 6, torch.float32, threads) in measured
     # (plain, packed[, packing]): the weights' products also time the packing, the weight gradients' do not
-    assert all(len(times) == (2 if key[0] == "transposed" else 3) and min(times) > 0 for key, times in measured.items())
+    assert all(
+        len(times) == (2 if key[0] == "transposed" else 3) and min(times) > 0
+        for key, times in measured.items()
+    )
     calls = []
     original = products._least_times
     try:

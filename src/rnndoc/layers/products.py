@@ -259,11 +259,17 @@ def pack(weight: torch.Tensor | None, rows: int, use_onednn: bool, uses: int = 1
         return weight
     key = (rows, *weight.shape, weight.dtype, torch.get_num_threads())
 
-    def candidates(product: Callable, size: int, packs: Callable[[Packed], object]) -> tuple[Callable[[], object], ...]:
+    def candidates(
+        product: Callable, size: int, packs: Callable[[Packed], object]
+    ) -> tuple[Callable[[], object], ...]:
         timed_rows = min(rows, _TIMED_ROWS)
         operand = torch.rand(timed_rows, size, generator=torch.Generator().manual_seed(0), dtype=weight.dtype)
         forced = Packed(weight, rows)  # both products packed, each packing made on first use and kept
-        return lambda: product(operand, weight), lambda: product(operand, forced), lambda: packs(Packed(weight, rows))
+        return (
+            lambda: product(operand, weight),
+            lambda: product(operand, forced),
+            lambda: packs(Packed(weight, rows)),
+        )
 
     timed_uses = uses * rows / min(rows, _TIMED_ROWS)  # the products timed, in rows: uses of the packing
     packed_linear = _packed_is_faster(("linear", *key), lambda: candidates(linear, weight.shape[1],
@@ -275,7 +281,9 @@ def pack(weight: torch.Tensor | None, rows: int, use_onednn: bool, uses: int = 1
     return Packed(weight, rows, packed_linear=packed_linear, packed_matmul=packed_matmul)
 
 
-def _packed_is_faster(key: tuple, candidates: Callable[[], tuple[Callable[[], object], ...]], uses: float) -> bool:
+def _packed_is_faster(
+    key: tuple, candidates: Callable[[], tuple[Callable[[], object], ...]], uses: float
+) -> bool:
     """Whether oneDNN wins for ``key`` (``candidates()``: plain, packed[, packing]): timed once, then cached."""
     if key not in _MEASURED:
         with torch.no_grad():

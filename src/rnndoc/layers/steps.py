@@ -64,13 +64,24 @@ def input_projection(x: torch.Tensor, weight_ih: Weight, bias_ih, bias_hh, mode:
 
 
 def rnn_step(
-    x_part: torch.Tensor, h: torch.Tensor, weight_hh: Weight, nonlinearity: str, out: torch.Tensor | None = None
+    x_part: torch.Tensor,
+    h: torch.Tensor,
+    weight_hh: Weight,
+    nonlinearity: str,
+    out: torch.Tensor | None = None,
 ) -> torch.Tensor:
     r""":math:`h_t = \phi(x_{part} + h_{t-1} W_{hh}^\top)` (:eq:`eq-rnn-forward`, row form). (N, H) -> (N, H)."""
-    return ACTIVATIONS_IN_PLACE[nonlinearity](linear(h, weight_hh, add=x_part, out=out))  # (N, H): phi(x_part + h W_hh^T)
+    a = linear(h, weight_hh, add=x_part, out=out)  # (N, H): a_t = x_part + h_(t-1) W_hh^T
+    return ACTIVATIONS_IN_PLACE[nonlinearity](a)  # (N, H): h_t = phi(a_t), in place
 
 
-def rnn_step_backward(dh_next: torch.Tensor, h_next: torch.Tensor, weight_hh: Weight, nonlinearity: str):
+def rnn_step_backward(
+    dh_next: torch.Tensor,
+    h_next: torch.Tensor,
+    weight_hh: Weight,
+    nonlinearity: str,
+    out: torch.Tensor | None = None,
+):
     r""":math:`\delta_t = \delta h_t \odot \phi'(a_t)` and :math:`\delta_t W_{hh}` (:eq:`eq-h0-grad`; batched, any layer).
 
     The same step as the hand-set network's δ recursion (:eq:`eq-delta`, computed for the
@@ -78,7 +89,7 @@ def rnn_step_backward(dh_next: torch.Tensor, h_next: torch.Tensor, weight_hh: We
     """
     # (N, H): phi'(a_t); ReLU's is 0 where h_t <= 0 and 1 elsewhere, NaN included (as torch's threshold_backward)
     slope = 1 - h_next * h_next if nonlinearity == "tanh" else (h_next <= 0).logical_not().to(h_next.dtype)
-    delta = dh_next * slope  # (N, H)
+    delta = torch.mul(dh_next, slope, out=out)  # (N, H)
     return delta, delta @ weight_hh  # (N, H), (N, H): to h_(t-1) through step t
 
 
@@ -100,14 +111,12 @@ def lstm_step(
     i, f, _, o = torch.sigmoid_(a).chunk(4, dim=1)  # each (N, H)
     c_next = torch.addcmul(f * c, i, g)  # (N, H): c_t = f_t c_(t-1) + i_t g_t
     tanh_c = torch.tanh(c_next)  # (N, H)
-    if weight_hr is None:
-        h_next = torch.mul(o, tanh_c, out=out)  # (N, H): h_t = m_t = o_t tanh(c_t)
-    else:
-        h_next = linear(o * tanh_c, weight_hr, out=out)  # (N, H_out): h_t = m_t W_p^T
+    m = torch.mul(o, tanh_c, out=out if weight_hr is None else None)  # (N, H): m_t = o_t tanh(c_t)
+    h_next = m if weight_hr is None else linear(m, weight_hr, out=out)  # (N, H_out): h_t = m_t W_p^T
     return h_next, c_next, (i, f, g, o, c, tanh_c)
 
 
-def lstm_step_backward(dh_next, dc_next, saved, weight_hh: Weight, weight_hr: Weight | None):
+def lstm_step_backward(dh_next, dc_next, saved, weight_hh: Weight, weight_hr: Weight | None, out=None):
     r"""Step t of :eq:`eq-lstm-deltas` and :eq:`eq-lstm-gate-deltas`: :math:`\delta a_t`, and what goes to step t - 1.
 
     ``dh_next`` is :math:`\delta h_t`, ``dc_next`` is :math:`\delta c_{t+1} \odot f_{t+1}` (the pair
@@ -120,7 +129,7 @@ def lstm_step_backward(dh_next, dc_next, saved, weight_hh: Weight, weight_hr: We
     delta_c = dc_next + delta_m * o * (1 - tanh_c * tanh_c)  # (N, H): delta c_t
     by_i, by_f, by_g, by_o = delta_c * g, delta_c * c, delta_c * i, delta_m * tanh_c  # dL/d(gate value)
     delta_a = torch.cat(
-        [by_i * i * (1 - i), by_f * f * (1 - f), by_g * (1 - g * g), by_o * o * (1 - o)], dim=1
+        [by_i * i * (1 - i), by_f * f * (1 - f), by_g * (1 - g * g), by_o * o * (1 - o)], dim=1, out=out
     )  # (N, 4H): [delta i_t, delta f_t, delta g_t, delta o_t], by the pre-activations
     return delta_a, delta_a @ weight_hh, delta_c * f  # (N, 4H), (N, H_out), (N, H)
 
@@ -157,7 +166,7 @@ def gru_step(
     return h_next, (h, r, z, n, q)
 
 
-def gru_step_backward(dh_next: torch.Tensor, saved, weight_hh: Weight):
+def gru_step_backward(dh_next: torch.Tensor, saved, weight_hh: Weight, out: torch.Tensor | None = None):
     r"""Step t of :eq:`eq-gru-deltas`: :math:`[\delta r_t, \delta z_t, \delta n_t]`, :math:`\delta q_t`, and the term to :math:`h_{t-1}`.
 
     ``dh_next`` is :math:`\delta h_t` (:math:`\lambda_t` of :eq:`eq-gru-vjp`); the last return
@@ -168,7 +177,7 @@ def gru_step_backward(dh_next: torch.Tensor, saved, weight_hh: Weight):
     delta_z = dh_next * (h - n) * z * (1 - z)  # (N, H): delta z_t
     delta_r = delta_n * q * r * (1 - r)  # (N, H): delta r_t
     delta_q = r * delta_n  # (N, H): delta q_t; W_hn and b_hn see delta n_t through r_t
-    delta = torch.cat([delta_r, delta_z, delta_n], dim=1)  # (N, 3H): by x_part
+    delta = torch.cat([delta_r, delta_z, delta_n], dim=1, out=out)  # (N, 3H): by x_part
     # (N, H): dh_next z_t + [delta r_t, delta z_t, delta q_t] W_hh, as one addmm (its rounding is the book's)
     dh = matmul(torch.cat([delta_r, delta_z, delta_q], dim=1), weight_hh, add=dh_next * z)
     return delta, delta_q, dh
@@ -199,7 +208,8 @@ class Kind:
 
     ``step(x_part_t, state, w, out) -> (state_t, saved_t)``, with ``out`` None or where to write
     :math:`h_t` (the sweep's output at step t; never given under autocast);
-    ``backward(d_state, saved_t, w) -> (delta_t, delta_hh_t, d_state_prev)``, with ``delta_t``
+    ``backward(d_state, saved_t, w, out) -> (delta_t, delta_hh_t, d_state_prev)``, with ``delta_t``
+    (written in ``out`` where given: the sweep's at step t)
     the gradient at ``x_part`` (for W_ih and b_ih) and ``delta_hh_t`` at :math:`h_{t-1} W_{hh}^\top + b_{hh}`
     (for W_hh and b_hh: the same tensor but for the GRU); ``own``: the weights only this kind has,
     each with its gradient ``(saved, dh_steps, use_onednn) -> Tensor``, given every step's :math:`\delta h_t`.
@@ -219,8 +229,8 @@ def _rnn(name: str, nonlinearity: str) -> Kind:
         h = rnn_step(x_part, state[0], w.weight_hh, nonlinearity, out)  # (N, H)
         return (h,), h  # h_t is all its backward reads
 
-    def backward(d_state, h_next, w):
-        delta, dh = rnn_step_backward(d_state[0], h_next, w.weight_hh, nonlinearity)  # (N, H), (N, H)
+    def backward(d_state, h_next, w, out=None):
+        delta, dh = rnn_step_backward(d_state[0], h_next, w.weight_hh, nonlinearity, out)  # (N, H), (N, H)
         return delta, delta, (dh,)
 
     return Kind(name, 1, step, backward, {})
@@ -231,9 +241,9 @@ def _lstm_step(x_part, state, w, out=None):
     return (h, c), saved
 
 
-def _lstm_backward(d_state, saved, w):
+def _lstm_backward(d_state, saved, w, out=None):
     delta_a, dh, dc = lstm_step_backward(
-        *d_state, saved, w.weight_hh, w.weight_hr
+        *d_state, saved, w.weight_hh, w.weight_hr, out
     )  # (N, 4H), (N, H_out), (N, H)
     return delta_a, delta_a, (dh, dc)
 
@@ -259,8 +269,8 @@ def _gru_step(x_part, state, w, out=None):
     return (h,), saved
 
 
-def _gru_backward(d_state, saved, w):
-    delta, delta_q, dh = gru_step_backward(d_state[0], saved, w.weight_hh)  # (N, 3H), (N, H), (N, H)
+def _gru_backward(d_state, saved, w, out=None):
+    delta, delta_q, dh = gru_step_backward(d_state[0], saved, w.weight_hh, out)  # (N, 3H), (N, H), (N, H)
     two = 2 * delta_q.shape[1]
     return delta, torch.cat([delta[:, :two], delta_q], dim=1), (dh,)  # [delta r, delta z, delta q] (N, 3H)
 

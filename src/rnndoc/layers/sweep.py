@@ -226,13 +226,18 @@ def run_direction_backward(d_out, d_state: tuple, w: Weights, kind: Kind, record
     dh_steps: Any = None  # (L, N, H_out)
     for t in range(length) if reverse else reversed(range(length)):
         dh_t = d_state[0] + d_out[t]  # (N, H_out): delta h_t, from output t and from the later steps
-        delta_t, delta_hh_t, d_prev = kind.backward((dh_t, *d_state[1:]), record.saved[t], packed)
+        in_place = delta is not None and mask is None  # delta_t written into delta[t] by the step
+        delta_t, delta_hh_t, d_prev = kind.backward(
+            (dh_t, *d_state[1:]), record.saved[t], packed, delta[t] if in_place else None
+        )
         if delta is None:
             delta = delta_t.new_empty(length, *delta_t.shape)  # (L, N, G*H)
             delta_hh = delta if delta_hh_t is delta_t else torch.empty_like(delta)
             dh_steps = dh_t.new_empty(length, *dh_t.shape) if keep_dh else None  # (L, N, H_out)
         if mask is None:
-            d_state, delta[t] = d_prev, delta_t
+            d_state = d_prev
+            if not in_place:
+                delta[t] = delta_t
             if delta_hh is not delta:
                 delta_hh[t] = delta_hh_t
         else:  # past a sequence's end the state was only carried (eq-packed-grad): so is its gradient
