@@ -134,8 +134,9 @@ def run_direction(x, state: tuple, w: Weights, kind: Kind, reverse: bool, mask, 
     h_prev: list[Any] = [None] * length
     saved: list[Any] = [None] * length
     x_steps = x_part.unbind(0)  # L x (N, G*H), one view each
+    out_steps = [None] * length if output is None else output.unbind(0)  # L x (N, H_out), views
     for t in reversed(range(length)) if reverse else range(length):
-        new, step_saved = kind.step(x_steps[t], state, packed, None if output is None else output[t])
+        new, step_saved = kind.step(x_steps[t], state, packed, out_steps[t])
         if tape is not None:  # h_(t-1) in the dtype the step computed in (autocast may change it)
             h_prev[t], saved[t] = state[0].to(new[0].dtype), step_saved
         if mask is None:
