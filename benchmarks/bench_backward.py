@@ -136,8 +136,9 @@ def torch_saved_bytes(module, x, hx) -> int:
 
 def rnndoc_saved_bytes(module, x, hx) -> int:
     call, tape = read_call(module, x, hx), []
-    output, h_n, c_n = run_layers(call.x, call.h_0, call.c_0, call.params, mode=call.mode,
-                                  num_layers=1, bidirectional=False, tape=tape)  # fmt: skip
+    with torch.no_grad():  # as rnndoc.layers.backward runs its forward sweep
+        output, h_n, c_n = run_layers(call.x, call.h_0, call.c_0, call.params, mode=call.mode,
+                                      num_layers=1, bidirectional=False, tape=tape)  # fmt: skip
 
     def tensors(value):
         if isinstance(value, torch.Tensor):
