@@ -182,6 +182,21 @@ def test_the_choice_is_measured_once_per_shape_and_cached():
     assert measured == products._MEASURED
 
 
+@pytest.mark.parametrize(
+    ("times", "uses", "wins"),
+    [
+        ((1.0, 0.5, 100.0), 128, False),  # twice as fast per product; the packing costs more
+        ((1.0, 0.5, 100.0), 1000, True),  # the same packing spread over enough products
+        ((1.0, 0.95), 1, False),  # 5 % faster: within noise, a tie, so the plain path
+        ((1.0, 0.5), 1, True),  # the weight gradients' products: no packing to count
+    ],
+    ids=["packing-dominates", "packing-amortised", "near-tie", "no-packing"],
+)
+def test_onednn_wins_only_clearly_with_its_packing_counted(times, uses, wins):
+    """The one rule that chooses the kernel: uses x packed + packing < margin x uses x plain."""
+    assert products._onednn_wins(times, uses) is wins
+
+
 @needs_onednn
 @pytest.mark.parametrize("kernel", ["onednn", "plain"])
 def test_pack_follows_the_measurement(kernel, choose):
