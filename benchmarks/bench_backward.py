@@ -13,6 +13,8 @@ Kernels: the matrix-product kernels each side called in one untimed call, counte
 (oneDNN's fused RNN layer, oneDNN's GEMM, ATen's mm), so that the output says which
 kernels ran rather than which were expected; then the CPU and rnndoc's measured choice of
 kernel for each product shape (rnndoc.layers.products times ATen against oneDNN once per shape).
+The table's last column, ``products``: the same ratio for rnndoc's matrix products alone
+(``products_only``), the lower bound of the ratio for any step-by-step design on this machine.
 Run with ``nox -s bench``; arguments: --threads N, --rounds R.
 """
 
@@ -34,6 +36,13 @@ from rnndoc.layers.sweep import run_layers
 
 N, L, SIZE = 32, 128, 256
 TARGETS = {"RNN": 1.0, "GRU": 1.0, "LSTM": 1.3}
+#: Printed below the table: what its last column is.
+PRODUCTS_NOTE = (
+    "products: rnndoc's matrix products alone (no activation, no elementwise step, no Python step loop), "
+    "by the kernels it chose, over torch's whole call, median of interleaved ratios: the lower bound of "
+    "the ratio for any step-by-step design with these kernels (a ratio above the target here means no "
+    "such design can meet it on this machine)"
+)
 
 
 def cpu_model() -> str:
@@ -55,11 +64,16 @@ def setting() -> str:
 
 
 def measured_choices() -> list[str]:
-    """rnndoc's measured kernel per product shape so far: ``linear (32, 256) x (1024, 256)^T oneDNN (timed ...)``."""
+    """rnndoc's measured kernel per product shape so far: ``linear (32, 256) x (1024, 256)^T ATen (timed ...)``.
+
+    Each line: the shapes, the choice (``products._onednn_wins``), the least times of one product
+    by each kernel and, for a packed weight, of its packing and how many products it served.
+    """
     lines = []
-    for key, (plain, packed) in sorted(products._MEASURED.items(), key=str):
+    for (key, uses), wins in sorted(products._CHOSEN.items(), key=str):
+        plain, packed, *packing = products._MEASURED[key]
         kind, *shape = key[:-2]
-        chosen = "oneDNN" if packed < products._MARGIN * plain else "ATen"
+        chosen = "oneDNN" if wins else "ATen"
         operands = {
             "linear": lambda r, o, i: f"({r}, {i}) x ({o}, {i})^T",
             "matmul": lambda r, o, i: f"({r}, {o}) x ({o}, {i})",
@@ -67,9 +81,10 @@ def measured_choices() -> list[str]:
         }[kind](*shape)
         rows = shape[0]
         timed = f"on its first {products._TIMED_ROWS} rows" if rows > products._TIMED_ROWS else "whole"
+        packs = f" + packing {packing[0] * 1e6:.0f} us once for {uses:g} products" if packing else ""
         lines.append(
             f"{kind:<10} {operands:<28} {chosen:<6} (timed {timed}: ATen {plain * 1e6:.0f} us, "
-            f"oneDNN {packed * 1e6:.0f} us)"
+            f"oneDNN {packed * 1e6:.0f} us{packs})"
         )
     return lines
 
@@ -121,8 +136,9 @@ def torch_saved_bytes(module, x, hx) -> int:
 
 def rnndoc_saved_bytes(module, x, hx) -> int:
     call, tape = read_call(module, x, hx), []
-    output, h_n, c_n = run_layers(call.x, call.h_0, call.c_0, call.params, mode=call.mode,
-                                  num_layers=1, bidirectional=False, tape=tape)  # fmt: skip
+    with torch.no_grad():  # as rnndoc.layers.backward runs its forward sweep
+        output, h_n, c_n = run_layers(call.x, call.h_0, call.c_0, call.params, mode=call.mode,
+                                      num_layers=1, bidirectional=False, tape=tape)  # fmt: skip
 
     def tensors(value):
         if isinstance(value, torch.Tensor):
@@ -185,6 +201,40 @@ def ratio(ours, theirs, rounds: int) -> tuple[float, float, float]:
     return statistics.median(ratios), statistics.median(t_ours), statistics.median(t_theirs)
 
 
+def products_only(module, x: torch.Tensor, with_backward: bool):
+    """A call that runs only the matrix products of rnndoc's sweeps over ``x``, by rnndoc's chosen kernels.
+
+    The lower bound of any design that multiplies step by step with these kernels: forward, the
+    input projection (one product of all L*N rows, its biases inside) and L recurrent products
+    (N, H) x W_hh^T, each adding its step's input part; ``with_backward``, also the backward
+    sweep's: L products delta_t W_hh, the weight gradients' two sums over L*N rows and the
+    input's gradient delta W_ih. Every product of the same shapes as rnndoc's (the values
+    differ: nothing else is computed, h is not updated).
+    """
+    w_ih, w_hh = module.weight_ih_l0.detach(), module.weight_hh_l0.detach()  # (G*H, H_in), (G*H, H)
+    bias = (module.bias_ih_l0 + module.bias_hh_l0).detach()  # (G*H,)
+    length, batch = x.shape[:2]
+    h = torch.randn(batch, w_hh.shape[1])  # (N, H)
+    delta = torch.randn(length, batch, w_hh.shape[0])  # (L, N, G*H)
+
+    def call() -> None:
+        with torch.no_grad():
+            fast = products.onednn_applies(x, w_ih, w_hh)
+            packed_ih = products.pack(w_ih, length * batch, fast)
+            packed_hh = products.pack(w_hh, batch, fast, uses=length)
+            x_part = products.linear(x.flatten(0, 1), packed_ih, add=bias).view(length, batch, -1)
+            for t in range(length):
+                products.linear(h, packed_hh, add=x_part[t])  # (N, G*H)
+            if with_backward:
+                for t in range(length):
+                    products.matmul(delta[t], packed_hh)  # (N, H)
+                flat = delta.flatten(0, 1)  # (L*N, G*H)
+                products.transposed_products(flat, [x.flatten(0, 1), h.repeat(length, 1)], fast)
+                products.matmul(flat, products.pack(w_ih, length * batch, fast))  # (L*N, H_in)
+
+    return call
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, default=None, help="torch.set_num_threads (default: torch's)")
@@ -198,21 +248,25 @@ def main() -> int:
     )
     print("interleaved rounds, median of the ratios; the machine may be shared: read ratios, not times")
     header = f"{'layer':<6}{'rnndoc ms':>11}{'torch ms':>10}{'ratio':>7}{'target':>8}  met"
-    print(header + f"{'rnndoc MiB':>12}{'torch MiB':>11}")
+    print(header + f"{'rnndoc MiB':>12}{'torch MiB':>11}{'products':>10}")
     failed, used = 0, []
     for name, cls in (("RNN", torch.nn.RNN), ("GRU", torch.nn.GRU), ("LSTM", torch.nn.LSTM)):
         problem = _problem(cls)
         ours_call, theirs_call = lambda p=problem: backward(*p), lambda p=problem: torch_forward_backward(*p)
         median, ours, theirs = ratio(ours_call, theirs_call, args.rounds)
+        bound, _, _ = ratio(
+            products_only(problem[0], problem[1], with_backward=True), theirs_call, args.rounds
+        )
         ours_mib = rnndoc_saved_bytes(*problem[:3]) / 2**20
         theirs_mib = torch_saved_bytes(*problem[:3]) / 2**20
         met = median <= TARGETS[name] and ours_mib <= theirs_mib
         failed += not met
         print(
             f"{name:<6}{ours * 1e3:>11.1f}{theirs * 1e3:>10.1f}{median:>7.2f}{TARGETS[name]:>8.1f}  "
-            f"{'yes' if met else 'NO ':<3}{ours_mib:>12.2f}{theirs_mib:>11.2f}"
+            f"{'yes' if met else 'NO ':<3}{ours_mib:>12.2f}{theirs_mib:>11.2f}{bound:>10.2f}"
         )
         used.append(f"{name:<6}rnndoc: {kernels(ours_call)}; torch: {kernels(theirs_call)}")
+    print(PRODUCTS_NOTE)
     print("matrix-product kernels per call (counted in one untimed call):", *used, sep="\n  ")
     print("rnndoc's measured choice per product (timed once per process; least times):", *measured_choices(),
           sep="\n  ")  # fmt: skip

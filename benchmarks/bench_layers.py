@@ -8,6 +8,8 @@ that a shared, noisy machine slows both alike. Targets (issue 15), against torch
 rnndoc measures, once per product shape, whether ATen's mm or oneDNN's packed GEMM is faster
 on this machine (rnndoc.layers.products); the warm-up call before the timed rounds pays for
 that. The CPU, the kernels each side ran and rnndoc's measured choices are printed below the table.
+The last column, ``products``, times rnndoc's matrix products alone against torch's whole call
+(bench_backward.products_only): the lower bound of the ratio for a step-by-step design.
 Run with `nox -s bench`; arguments: --threads N (default: torch's default), --rounds R.
 """
 
@@ -16,7 +18,7 @@ from __future__ import annotations
 import argparse
 
 import torch
-from bench_backward import kernels, measured_choices, ratio, setting
+from bench_backward import PRODUCTS_NOTE, kernels, measured_choices, products_only, ratio, setting
 
 from rnndoc.layers import forward
 
@@ -38,18 +40,21 @@ def main() -> int:
         for name, cls in (("RNN", torch.nn.RNN), ("GRU", torch.nn.GRU), ("LSTM", torch.nn.LSTM)):
             module = cls(SIZE, SIZE).eval()
             ours, theirs = lambda m=module: forward(m, x), lambda m=module: m(x)
-            rows.append((name, *ratio(ours, theirs, args.rounds)))
+            bound, _, _ = ratio(products_only(module, x, with_backward=False), theirs, args.rounds)
+            rows.append((name, *ratio(ours, theirs, args.rounds), bound))
             used.append(f"{name:<6}rnndoc: {kernels(ours)}; torch: {kernels(theirs)}")
     print(setting())
     print(f"N={N}, L={L}, input_size=hidden_size={SIZE}, float32, CPU, eval, no_grad")
-    print(f"{'layer':<6}{'rnndoc ms':>12}{'torch ms':>12}{'ratio':>8}{'target':>8}  met")
+    print(f"{'layer':<6}{'rnndoc ms':>12}{'torch ms':>12}{'ratio':>8}{'target':>8}  met{'products':>10}")
     failed = 0
-    for name, median, ours_s, theirs_s in rows:
+    for name, median, ours_s, theirs_s, bound in rows:
         met = median <= TARGETS[name]
         failed += not met
         print(
-            f"{name:<6}{ours_s * 1e3:>12.2f}{theirs_s * 1e3:>12.2f}{median:>8.2f}{TARGETS[name]:>8.1f}  {'yes' if met else 'NO'}"
+            f"{name:<6}{ours_s * 1e3:>12.2f}{theirs_s * 1e3:>12.2f}{median:>8.2f}{TARGETS[name]:>8.1f}  "
+            f"{'yes' if met else 'NO ':<3}{bound:>10.2f}"
         )
+    print(PRODUCTS_NOTE)
     print("matrix-product kernels per call (counted in one untimed call):", *used, sep="\n  ")
     print("rnndoc's measured choice per product (timed once per process; least times):", *measured_choices(),
           sep="\n  ")  # fmt: skip

@@ -166,7 +166,11 @@ def test_the_choice_is_measured_once_per_shape_and_cached():
     assert ("linear", 4, 21, 7, torch.float32, threads) in measured
     assert ("matmul", 4, 21, 7, torch.float32, threads) in measured
     assert ("linear", 36, 21, 6, torch.float32, threads) in measured
-    assert all(len(times) == 2 and min(times) > 0 for times in measured.values())
+    # (plain, packed[, packing]): the weights' products also time the packing, the weight gradients' do not
+    assert all(
+        len(times) == (2 if key[0] == "transposed" else 3) and min(times) > 0
+        for key, times in measured.items()
+    )
     calls = []
     original = products._least_times
     try:
@@ -178,13 +182,28 @@ def test_the_choice_is_measured_once_per_shape_and_cached():
     assert measured == products._MEASURED
 
 
+@pytest.mark.parametrize(
+    ("times", "uses", "wins"),
+    [
+        ((1.0, 0.5, 100.0), 128, False),  # twice as fast per product; the packing costs more
+        ((1.0, 0.5, 100.0), 1000, True),  # the same packing spread over enough products
+        ((1.0, 0.95), 1, False),  # 5 % faster: within noise, a tie, so the plain path
+        ((1.0, 0.5), 1, True),  # the weight gradients' products: no packing to count
+    ],
+    ids=["packing-dominates", "packing-amortised", "near-tie", "no-packing"],
+)
+def test_onednn_wins_only_clearly_with_its_packing_counted(times, uses, wins):
+    """The one rule that chooses the kernel: uses x packed + packing < margin x uses x plain."""
+    assert products._onednn_wins(times, uses) is wins
+
+
 @needs_onednn
 @pytest.mark.parametrize("kernel", ["onednn", "plain"])
 def test_pack_follows_the_measurement(kernel, choose):
     weight = torch.randn(8, 5)
     asked = choose(kernel)
     packed = pack(weight, 3, True)
-    assert asked == [2, 2]  # linear and matmul, each timed once, plain against packed
+    assert asked == [3, 3]  # linear and matmul, each timed once: plain, packed, and the packing
     if kernel == "plain":
         assert packed is weight
     else:
@@ -192,10 +211,10 @@ def test_pack_follows_the_measurement(kernel, choose):
         assert packed.packed_linear
         assert packed.packed_matmul
     again = pack(weight, 3, True)
-    assert asked == [2, 2]  # cached: not timed again
+    assert asked == [3, 3]  # cached: not timed again
     assert (again is weight) if kernel == "plain" else isinstance(again, Packed)
     assert pack(weight, 3, False) is weight
-    assert asked == [2, 2]
+    assert asked == [3, 3]
 
 
 @needs_onednn

@@ -13,7 +13,11 @@ it multiplies with ``@`` as the tensor does. Three steps add to a product in the
 call, ``linear(h, w, add=x)`` (:math:`x + h W^\top`: :func:`rnn_step`, :func:`lstm_step`) and
 ``matmul(d, w, add=x)`` (:math:`x + d W`: :func:`gru_step_backward`): one operation fewer per
 step than a product followed by an addition, and the rounding the book's numbers were
-checked with.
+checked with. The activations run in place (``tanh_``, ``sigmoid_``) on the fresh result of
+the product or sum they apply to (the same kernel on the same layout as ``torch.tanh``: the
+same bits, one allocation fewer), and ``out``, where the sweep gives it, is where
+:math:`h_t` is written (a step of the sweep's preallocated output), so that the sweep needs no
+copy of its outputs at the end.
 
 Sources: PyTorch's ``torch.nn.RNN``, ``torch.nn.LSTM`` and ``torch.nn.GRU`` documentation
 (the row form, the gate order, :math:`b_{hn}` inside the reset product); Elman (1990);
@@ -36,6 +40,8 @@ from .products import Weight, linear, matmul, transposed_products
 __all__: list[str] = []  # internal, and unchecked: the front doors (cells.py, forward, backward) check
 
 ACTIVATIONS = {"tanh": torch.tanh, "relu": torch.relu}
+#: The same, in place (on a fresh tensor: the same bits, no new one).
+ACTIVATIONS_IN_PLACE = {"tanh": torch.tanh_, "relu": torch.relu_}
 
 
 def input_projection(x: torch.Tensor, weight_ih: Weight, bias_ih, bias_hh, mode: str) -> torch.Tensor:
@@ -57,12 +63,25 @@ def input_projection(x: torch.Tensor, weight_ih: Weight, bias_ih, bias_hh, mode:
 # --- the Elman RNN: eq-rnn-forward, and its backward eq-h0-grad --------------------------------
 
 
-def rnn_step(x_part: torch.Tensor, h: torch.Tensor, weight_hh: Weight, nonlinearity: str) -> torch.Tensor:
+def rnn_step(
+    x_part: torch.Tensor,
+    h: torch.Tensor,
+    weight_hh: Weight,
+    nonlinearity: str,
+    out: torch.Tensor | None = None,
+) -> torch.Tensor:
     r""":math:`h_t = \phi(x_{part} + h_{t-1} W_{hh}^\top)` (:eq:`eq-rnn-forward`, row form). (N, H) -> (N, H)."""
-    return ACTIVATIONS[nonlinearity](linear(h, weight_hh, add=x_part))  # (N, H): phi(x_part + h W_hh^T)
+    a = linear(h, weight_hh, add=x_part, out=out)  # (N, H): a_t = x_part + h_(t-1) W_hh^T
+    return ACTIVATIONS_IN_PLACE[nonlinearity](a)  # (N, H): h_t = phi(a_t), in place
 
 
-def rnn_step_backward(dh_next: torch.Tensor, h_next: torch.Tensor, weight_hh: Weight, nonlinearity: str):
+def rnn_step_backward(
+    dh_next: torch.Tensor,
+    h_next: torch.Tensor,
+    weight_hh: Weight,
+    nonlinearity: str,
+    out: torch.Tensor | None = None,
+):
     r""":math:`\delta_t = \delta h_t \odot \phi'(a_t)` and :math:`\delta_t W_{hh}` (:eq:`eq-h0-grad`; batched, any layer).
 
     The same step as the hand-set network's δ recursion (:eq:`eq-delta`, computed for the
@@ -70,7 +89,7 @@ def rnn_step_backward(dh_next: torch.Tensor, h_next: torch.Tensor, weight_hh: We
     """
     # (N, H): phi'(a_t); ReLU's is 0 where h_t <= 0 and 1 elsewhere, NaN included (as torch's threshold_backward)
     slope = 1 - h_next * h_next if nonlinearity == "tanh" else (h_next <= 0).logical_not().to(h_next.dtype)
-    delta = dh_next * slope  # (N, H)
+    delta = torch.mul(dh_next, slope, out=out)  # (N, H)
     return delta, delta @ weight_hh  # (N, H), (N, H): to h_(t-1) through step t
 
 
@@ -78,21 +97,26 @@ def rnn_step_backward(dh_next: torch.Tensor, h_next: torch.Tensor, weight_hh: We
 
 
 def lstm_step(
-    x_part: torch.Tensor, h: torch.Tensor, c: torch.Tensor, weight_hh: Weight, weight_hr: Weight | None
+    x_part: torch.Tensor,
+    h: torch.Tensor,
+    c: torch.Tensor,
+    weight_hh: Weight,
+    weight_hr: Weight | None,
+    out: torch.Tensor | None = None,
 ):
     r"""One LSTM step from the input projection (:eq:`eq-lstm-rows`): :math:`h_t`, :math:`c_t`, and :math:`(i_t, f_t, g_t, o_t, c_{t-1}, \tanh c_t)` for the backward."""
     hidden_size = c.shape[1]
     a = linear(h, weight_hh, add=x_part)  # (N, 4H): a_t = x_part + h_(t-1) W_hh^T, blocks i, f, g, o
-    i, f, _, o = torch.sigmoid(a).chunk(4, dim=1)  # each (N, H)
-    g = torch.tanh(a[:, 2 * hidden_size : 3 * hidden_size])  # (N, H)
+    g = torch.tanh(a[:, 2 * hidden_size : 3 * hidden_size])  # (N, H), read before the sigmoid overwrites a
+    i, f, _, o = torch.sigmoid_(a).chunk(4, dim=1)  # each (N, H)
     c_next = torch.addcmul(f * c, i, g)  # (N, H): c_t = f_t c_(t-1) + i_t g_t
     tanh_c = torch.tanh(c_next)  # (N, H)
-    m = o * tanh_c  # (N, H): m_t
-    h_next = m if weight_hr is None else m @ weight_hr.T  # (N, H_out): h_t = m_t W_p^T
+    m = torch.mul(o, tanh_c, out=out if weight_hr is None else None)  # (N, H): m_t = o_t tanh(c_t)
+    h_next = m if weight_hr is None else linear(m, weight_hr, out=out)  # (N, H_out): h_t = m_t W_p^T
     return h_next, c_next, (i, f, g, o, c, tanh_c)
 
 
-def lstm_step_backward(dh_next, dc_next, saved, weight_hh: Weight, weight_hr: Weight | None):
+def lstm_step_backward(dh_next, dc_next, saved, weight_hh: Weight, weight_hr: Weight | None, out=None):
     r"""Step t of :eq:`eq-lstm-deltas` and :eq:`eq-lstm-gate-deltas`: :math:`\delta a_t`, and what goes to step t - 1.
 
     ``dh_next`` is :math:`\delta h_t`, ``dc_next`` is :math:`\delta c_{t+1} \odot f_{t+1}` (the pair
@@ -105,7 +129,7 @@ def lstm_step_backward(dh_next, dc_next, saved, weight_hh: Weight, weight_hr: We
     delta_c = dc_next + delta_m * o * (1 - tanh_c * tanh_c)  # (N, H): delta c_t
     by_i, by_f, by_g, by_o = delta_c * g, delta_c * c, delta_c * i, delta_m * tanh_c  # dL/d(gate value)
     delta_a = torch.cat(
-        [by_i * i * (1 - i), by_f * f * (1 - f), by_g * (1 - g * g), by_o * o * (1 - o)], dim=1
+        [by_i * i * (1 - i), by_f * f * (1 - f), by_g * (1 - g * g), by_o * o * (1 - o)], dim=1, out=out
     )  # (N, 4H): [delta i_t, delta f_t, delta g_t, delta o_t], by the pre-activations
     return delta_a, delta_a @ weight_hh, delta_c * f  # (N, 4H), (N, H_out), (N, H)
 
@@ -124,18 +148,25 @@ def gru_bias_hn(bias_hh: torch.Tensor | None) -> torch.Tensor | None:
     return None if bias_hh is None else bias_hh[2 * (bias_hh.shape[0] // 3) :]  # (H,)
 
 
-def gru_step(x_part: torch.Tensor, h: torch.Tensor, weight_hh: Weight, bias_hn: torch.Tensor | None):
+def gru_step(
+    x_part: torch.Tensor,
+    h: torch.Tensor,
+    weight_hh: Weight,
+    bias_hn: torch.Tensor | None,
+    out: torch.Tensor | None = None,
+):
     r"""One GRU step from the input projection (:eq:`eq-gru`, row form :eq:`eq-gru-rows`): :math:`h_t`, and :math:`(h_{t-1}, r_t, z_t, n_t, q_t)` for the backward."""
-    hidden_size = h.shape[1]
-    hh = h @ weight_hh.T  # (N, 3H): h_(t-1) W_hh^T, blocks r, z, n
-    q = hh[:, 2 * hidden_size :] if bias_hn is None else hh[:, 2 * hidden_size :] + bias_hn  # (N, H): q_t
-    r, z = torch.sigmoid(x_part[:, : 2 * hidden_size] + hh[:, : 2 * hidden_size]).chunk(2, dim=1)  # (N, H)
-    n = torch.tanh(torch.addcmul(x_part[:, 2 * hidden_size :], r, q))  # (N, H): n_t = tanh(x_n + r_t q_t)
-    h_next = torch.addcmul(n, z, h - n)  # (N, H): h_t = (1 - z_t) n_t + z_t h_(t-1)
+    two = 2 * h.shape[1]
+    x_rz, x_n = x_part.tensor_split([two], dim=1)  # (N, 2H), (N, H): blocks r, z | n
+    hh_rz, hh_n = (h @ weight_hh.T).tensor_split([two], dim=1)  # h_(t-1) W_hh^T, the same blocks
+    q = hh_n if bias_hn is None else hh_n + bias_hn  # (N, H): q_t = h_(t-1) W_hn^T + b_hn
+    r, z = torch.sigmoid_(x_rz + hh_rz).chunk(2, dim=1)  # (N, H) each
+    n = torch.tanh_(torch.addcmul(x_n, r, q))  # (N, H): n_t = tanh(x_n + r_t q_t)
+    h_next = torch.addcmul(n, z, h - n, out=out)  # (N, H): h_t = (1 - z_t) n_t + z_t h_(t-1)
     return h_next, (h, r, z, n, q)
 
 
-def gru_step_backward(dh_next: torch.Tensor, saved, weight_hh: Weight):
+def gru_step_backward(dh_next: torch.Tensor, saved, weight_hh: Weight, out: torch.Tensor | None = None):
     r"""Step t of :eq:`eq-gru-deltas`: :math:`[\delta r_t, \delta z_t, \delta n_t]`, :math:`\delta q_t`, and the term to :math:`h_{t-1}`.
 
     ``dh_next`` is :math:`\delta h_t` (:math:`\lambda_t` of :eq:`eq-gru-vjp`); the last return
@@ -146,7 +177,7 @@ def gru_step_backward(dh_next: torch.Tensor, saved, weight_hh: Weight):
     delta_z = dh_next * (h - n) * z * (1 - z)  # (N, H): delta z_t
     delta_r = delta_n * q * r * (1 - r)  # (N, H): delta r_t
     delta_q = r * delta_n  # (N, H): delta q_t; W_hn and b_hn see delta n_t through r_t
-    delta = torch.cat([delta_r, delta_z, delta_n], dim=1)  # (N, 3H): by x_part
+    delta = torch.cat([delta_r, delta_z, delta_n], dim=1, out=out)  # (N, 3H): by x_part
     # (N, H): dh_next z_t + [delta r_t, delta z_t, delta q_t] W_hh, as one addmm (its rounding is the book's)
     dh = matmul(torch.cat([delta_r, delta_z, delta_q], dim=1), weight_hh, add=dh_next * z)
     return delta, delta_q, dh
@@ -187,8 +218,10 @@ class Weights:
 class Kind:
     r"""A cell kind as the sweeps see it: its state is a tuple, (h,) or (h, c).
 
-    ``step(x_part_t, state, w) -> (state_t, saved_t)``;
-    ``backward(d_state, saved_t, w) -> (delta_t, delta_hh_t, d_state_prev)``, with ``delta_t``
+    ``step(x_part_t, state, w, out) -> (state_t, saved_t)``, with ``out`` None or where to write
+    :math:`h_t` (the sweep's output at step t; never given under autocast);
+    ``backward(d_state, saved_t, w, out) -> (delta_t, delta_hh_t, d_state_prev)``, with ``delta_t``
+    (written in ``out`` where given: the sweep's at step t)
     the gradient at ``x_part`` (for W_ih and b_ih) and ``delta_hh_t`` at :math:`h_{t-1} W_{hh}^\top + b_{hh}`
     (for W_hh and b_hh: the same tensor but for the GRU); ``own``: the weights only this kind has,
     each with its gradient ``(saved, dh_steps, use_onednn) -> Tensor``, given every step's :math:`\delta h_t`.
@@ -204,25 +237,25 @@ class Kind:
 
 
 def _rnn(name: str, nonlinearity: str) -> Kind:
-    def step(x_part, state, w):
-        h = rnn_step(x_part, state[0], w.weight_hh, nonlinearity)  # (N, H)
+    def step(x_part, state, w, out=None):
+        h = rnn_step(x_part, state[0], w.weight_hh, nonlinearity, out)  # (N, H)
         return (h,), h  # h_t is all its backward reads
 
-    def backward(d_state, h_next, w):
-        delta, dh = rnn_step_backward(d_state[0], h_next, w.weight_hh, nonlinearity)  # (N, H), (N, H)
+    def backward(d_state, h_next, w, out=None):
+        delta, dh = rnn_step_backward(d_state[0], h_next, w.weight_hh, nonlinearity, out)  # (N, H), (N, H)
         return delta, delta, (dh,)
 
     return Kind(name, 1, step, backward, {})
 
 
-def _lstm_step(x_part, state, w):
-    h, c, saved = lstm_step(x_part, *state, w.weight_hh, w.weight_hr)  # (N, H_out), (N, H)
+def _lstm_step(x_part, state, w, out=None):
+    h, c, saved = lstm_step(x_part, *state, w.weight_hh, w.weight_hr, out)  # (N, H_out), (N, H)
     return (h, c), saved
 
 
-def _lstm_backward(d_state, saved, w):
+def _lstm_backward(d_state, saved, w, out=None):
     delta_a, dh, dc = lstm_step_backward(
-        *d_state, saved, w.weight_hh, w.weight_hr
+        *d_state, saved, w.weight_hh, w.weight_hr, out
     )  # (N, 4H), (N, H_out), (N, H)
     return delta_a, delta_a, (dh, dc)
 
@@ -243,13 +276,13 @@ def gru_gates(saved) -> dict[str, torch.Tensor]:
     return {"r": r, "z": z, "n": n}
 
 
-def _gru_step(x_part, state, w):
-    h, saved = gru_step(x_part, state[0], w.weight_hh, w.bias_hn)  # (N, H)
+def _gru_step(x_part, state, w, out=None):
+    h, saved = gru_step(x_part, state[0], w.weight_hh, w.bias_hn, out)  # (N, H)
     return (h,), saved
 
 
-def _gru_backward(d_state, saved, w):
-    delta, delta_q, dh = gru_step_backward(d_state[0], saved, w.weight_hh)  # (N, 3H), (N, H), (N, H)
+def _gru_backward(d_state, saved, w, out=None):
+    delta, delta_q, dh = gru_step_backward(d_state[0], saved, w.weight_hh, out)  # (N, 3H), (N, H), (N, H)
     two = 2 * delta_q.shape[1]
     return delta, torch.cat([delta[:, :two], delta_q], dim=1), (dh,)  # [delta r, delta z, delta q] (N, 3H)
 
@@ -286,14 +319,14 @@ def _recurrent_part(h: torch.Tensor, w: Weights) -> torch.Tensor:
 
 
 def _rnn_autocast_step(nonlinearity: str) -> Callable[..., Any]:
-    def step(x_part, state, w):
+    def step(x_part, state, w, out=None):  # out: never given under autocast
         h = ACTIVATIONS[nonlinearity](_recurrent_part(state[0], w) + x_part)  # (N, H)
         return (h,), h
 
     return step
 
 
-def _lstm_autocast_step(x_part, state, w):
+def _lstm_autocast_step(x_part, state, w, out=None):  # out: never given under autocast
     h, c = state  # (N, H_out), (N, H)
     hidden_size = c.shape[1]
     a = _recurrent_part(h, w) + x_part  # (N, 4H): blocks i, f, g, o
@@ -312,7 +345,7 @@ def _lstm_autocast_gates(saved) -> dict[str, torch.Tensor]:
     return {"i": i, "f": f, "g": g, "o": o, "c": f * c + i * g}
 
 
-def _gru_autocast_step(x_part, state, w):
+def _gru_autocast_step(x_part, state, w, out=None):  # out: never given under autocast
     h = state[0]  # (N, H)
     hidden_size = h.shape[1]
     hh = _recurrent_part(h, w)  # (N, 3H): blocks r, z, n, b_hh inside

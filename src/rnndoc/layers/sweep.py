@@ -20,7 +20,7 @@ from typing import Any
 import torch
 
 from . import checks
-from .products import onednn_applies, pack, transposed_products
+from .products import onednn_applies, pack, recorded, transposed_products
 from .steps import AUTOCAST_KINDS, KINDS, Kind, Weights, input_projection, rnn_step
 
 __all__ = ["rnn_tanh_layer"]  # the sweeps themselves are internal: forward and backward check, then call them
@@ -103,10 +103,11 @@ def _weights(params: dict, layer: int, direction: int) -> tuple[str, Weights]:
     return suffix, Weights(**{f.name: params.get(f.name + suffix) for f in fields(Weights)})
 
 
-def _packed(w: Weights, rows: int, batch: int, use_onednn: bool) -> Weights:
-    """The weights multiplied at every step packed once for the sweep (W_ih: all L*N rows at once)."""
-    return replace(w, weight_ih=pack(w.weight_ih, rows, use_onednn), weight_hh=pack(w.weight_hh, batch, use_onednn),
-                   weight_hr=pack(w.weight_hr, batch, use_onednn))  # fmt: skip
+def _packed(w: Weights, length: int, batch: int, use_onednn: bool) -> Weights:
+    """The weights packed once for the sweep where oneDNN wins (W_ih: one product of all L*N rows; the others: L of N)."""
+    return replace(w, weight_ih=pack(w.weight_ih, length * batch, use_onednn),
+                   weight_hh=pack(w.weight_hh, batch, use_onednn, uses=length),
+                   weight_hr=pack(w.weight_hr, batch, use_onednn, uses=length))  # fmt: skip
 
 
 def _mask(lengths: torch.Tensor | None, x: torch.Tensor) -> torch.Tensor | None:
@@ -121,15 +122,21 @@ def run_direction(x, state: tuple, w: Weights, kind: Kind, reverse: bool, mask, 
     r"""One layer, one direction (:eq:`eq-cell-loop`; with ``mask``, :eq:`eq-packed`); x (L, N, F) -> output (L, N, H_out), final state."""
     length, batch = x.shape[:2]
     fast = onednn_applies(x, *state, *vars(w).values())
-    packed = _packed(w, length * batch, batch, fast)
+    packed = _packed(w, length, batch, fast)
     bias_hh = None if kind.bias_hh_in_step else w.bias_hh  # autocast: b_hh rides in the recurrent product
     x_part = input_projection(x, packed.weight_ih, w.bias_ih, bias_hh, kind.name)  # (L, N, G*H)
+    # each h_t written where the output keeps it (no copy at the end) where each step's h_t is its
+    # output (no mask), in x_part's dtype (no autocast), and nothing records the steps (out= has no derivative)
+    tensors = [t for t in (x_part, *state, *vars(w).values()) if isinstance(t, torch.Tensor)]
+    in_place = mask is None and not kind.bias_hh_in_step and not any(recorded(t) for t in tensors)
+    output = x_part.new_empty(length, *state[0].shape) if in_place else None  # (L, N, H_out)
     outputs: list[Any] = [None] * length  # by time index, filled in reading order
     h_prev: list[Any] = [None] * length
     saved: list[Any] = [None] * length
     x_steps = x_part.unbind(0)  # L x (N, G*H), one view each
+    out_steps = [None] * length if output is None else output.unbind(0)  # L x (N, H_out), views
     for t in reversed(range(length)) if reverse else range(length):
-        new, step_saved = kind.step(x_steps[t], state, packed)  # ((N, H_out), [(N, H)])
+        new, step_saved = kind.step(x_steps[t], state, packed, out_steps[t])
         if tape is not None:  # h_(t-1) in the dtype the step computed in (autocast may change it)
             h_prev[t], saved[t] = state[0].to(new[0].dtype), step_saved
         if mask is None:
@@ -139,7 +146,7 @@ def run_direction(x, state: tuple, w: Weights, kind: Kind, reverse: bool, mask, 
             outputs[t] = new[0] * mask[t]  # (N, H_out)
     if tape is not None:
         tape.append(Tape(x, h_prev, saved, kind))
-    return torch.stack(outputs), state  # (L, N, H_out), ((N, H_out)[, (N, H)])
+    return torch.stack(outputs) if output is None else output, state  # (L, N, H_out), ((N, H_out)[, (N, H)])
 
 
 def run_layers(
@@ -213,20 +220,25 @@ def run_direction_backward(d_out, d_state: tuple, w: Weights, kind: Kind, record
     """
     length, batch = d_out.shape[:2]
     fast = onednn_applies(d_out, *d_state, *vars(w).values(), record.x)
-    packed = _packed(w, length * batch, batch, fast)
+    packed = _packed(w, length, batch, fast)
     keep_dh = any(getattr(w, name) is not None for name in kind.own)
     delta: Any = None  # (L, N, G*H), made at the first step, in the dtype it computes
     delta_hh: Any = None
     dh_steps: Any = None  # (L, N, H_out)
     for t in range(length) if reverse else reversed(range(length)):
         dh_t = d_state[0] + d_out[t]  # (N, H_out): delta h_t, from output t and from the later steps
-        delta_t, delta_hh_t, d_prev = kind.backward((dh_t, *d_state[1:]), record.saved[t], packed)
+        in_place = delta is not None and mask is None  # delta_t written into delta[t] by the step
+        delta_t, delta_hh_t, d_prev = kind.backward(
+            (dh_t, *d_state[1:]), record.saved[t], packed, delta[t] if in_place else None
+        )
         if delta is None:
             delta = delta_t.new_empty(length, *delta_t.shape)  # (L, N, G*H)
             delta_hh = delta if delta_hh_t is delta_t else torch.empty_like(delta)
             dh_steps = dh_t.new_empty(length, *dh_t.shape) if keep_dh else None  # (L, N, H_out)
         if mask is None:
-            d_state, delta[t] = d_prev, delta_t
+            d_state = d_prev
+            if not in_place:
+                delta[t] = delta_t
             if delta_hh is not delta:
                 delta_hh[t] = delta_hh_t
         else:  # past a sequence's end the state was only carried (eq-packed-grad): so is its gradient
