@@ -100,7 +100,9 @@ def test_figures_are_legible_on_a_phone():
 
     runs = {
         "tanh RNN": AddingRun([0, 100, 200], [0.17, 0.16, 0.17], [0.1, 0.1, 0.1], [1e-9, 1e-8, 1e-8]),
-        "LSTM, forget bias +3": AddingRun([0, 100, 200], [0.17, 0.01, 1e-4], [0.1, 0.5, 0.99], [2.0, 3.0, 5.0]),
+        "LSTM, forget bias +3": AddingRun(
+            [0, 100, 200], [0.17, 0.01, 1e-4], [0.1, 0.5, 0.99], [2.0, 3.0, 5.0]
+        ),
     }
     figures = {
         "lstm cell": plots.draw_lstm_cell(),
@@ -122,10 +124,14 @@ def test_figures_are_legible_on_a_phone():
         ),
         "truncation": plots.plot_truncation([1, 2, 3, 4], [0.4, 0.0, 0.02, 0.0]),
         "gradient norms": plots.plot_gradient_norms(
-            {"tanh RNN, γ = 1.2": [1.0, 1.1, 1.3], "tanh RNN, γ = 0.8": [1.0, 0.8, 0.6],
-             "LSTM": [1.0, 1e-2, 1e-4], "GRU": [1.0, 1e-3, 1e-6]},
+            {
+                "tanh RNN, γ = 1.2": [1.0, 1.1, 1.3],
+                "tanh RNN, γ = 0.8": [1.0, 0.8, 0.6],
+                "LSTM": [1.0, 1e-2, 1e-4],
+                "GRU": [1.0, 1e-3, 1e-6],
+            },
             {"tanh RNN, γ = 1.2": 1.2, "tanh RNN, γ = 0.8": 0.8},
-        ),  # fmt: skip
+        ),
         "step gradients": plots.plot_step_gradients(
             {"forward": [[1.0, 0.0], [2.0, 3.0]], "reverse": [[0.5, 0.0], [1.0, 1.0]]},
             [r"$T_\beta$ = 2", r"$T_\beta$ = 5"],
@@ -162,14 +168,17 @@ def test_smallest_text_counts_scripts_and_the_shown_width():
     fig.text(0.0, 0.0, ".")
     fig.text(0.99, 0.99, ".")
     px, text = smallest_text_px(fig)
-    assert text == r"$c_{t-1}$" and px < 9
+    assert text == r"$c_{t-1}$"
+    assert px < 9
     unscaled = smallest_text_px(fig, shown_px=1e6)[0]  # shown at its own width: 0.7 x 10 points
-    assert unscaled == pytest.approx(7 * fig.dpi / 72) and px < unscaled * PHONE_FIGURE_PX / 460
+    assert unscaled == pytest.approx(7 * fig.dpi / 72)
+    assert px < unscaled * PHONE_FIGURE_PX / 460
     # a log axis on a 9-inch figure of two panels: its exponents are about 4 px on a phone
     wide = matplotlib.figure.Figure(figsize=(9.0, 3.8), layout="constrained")
     for ax in wide.subplots(1, 2):
         ax.semilogy([1, 2], [1e-3, 1])
     px, text = smallest_text_px(wide)
-    assert px < 5 and "10^{" in text
+    assert px < 5
+    assert "10^{" in text
     with pytest.raises(ValueError, match="no visible text"):
         smallest_text_px(matplotlib.figure.Figure())

@@ -32,12 +32,12 @@ __all__ = [
     "draw_lstm_gates",
     "draw_packed",
     "draw_unrolled",
-    "smallest_text_px",
     "plot_derivation_costs",
     "plot_finite_difference_error",
     "plot_gradient_norms",
     "plot_step_gradients",
     "plot_truncation",
+    "smallest_text_px",
 ]
 
 #: How wide the HTML book shows a figure on a 390 px phone screen, in CSS px: the text column
@@ -263,7 +263,7 @@ def smallest_text_px(fig: matplotlib.figure.Figure, shown_px: float = PHONE_FIGU
         label = text.get_text()
         if not (text.get_visible() and label.strip()):
             continue
-        points = text.get_fontsize()
+        points = float(text.get_fontproperties().get_size_in_points())
         if not text.get_usetex() and label.count("$") >= 2 and label.count("$") % 2 == 0:
             glyphs = parser.parse(label, 72, text.get_fontproperties()).glyphs
             points = min((glyph[1] for glyph in glyphs), default=points)
