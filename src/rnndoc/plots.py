@@ -23,6 +23,7 @@ from .gradient_plots import _PHONE_WIDTH, plot_gradient_norms, plot_step_gradien
 from .layer_diagrams import draw_bidirectional, draw_h_n_rows, draw_packed
 
 __all__ = [
+    "PHONE_FIGURE_PX",
     "draw_bidirectional",
     "draw_gru_cell",
     "draw_gru_gates",
