@@ -14,7 +14,7 @@ from __future__ import annotations
 import collections
 
 import pytest
-from _book import HTML, pages
+from _book import HTML, pages, screen
 from axe_playwright_python.sync_playwright import Axe
 
 PAGES = pages()
@@ -53,13 +53,8 @@ def open_page(browser, url: str, mode: str, width_name: str):
     "mode" and "theme" before it paints, and sets ``data-theme`` on <html>.
     """
     phone = width_name == "phone"
-    context = browser.new_context(
-        viewport={"width": WIDTHS[width_name], "height": 812 if phone else 800},
-        is_mobile=phone,
-        has_touch=phone,
-        device_scale_factor=2 if phone else 1,
-        color_scheme=mode,
-    )
+    context = screen(browser, WIDTHS[width_name], phone=phone, height=812 if phone else 800, scale=2,
+                     color_scheme=mode)  # fmt: skip
     context.add_init_script(
         f"localStorage.setItem('mode', '{mode}'); localStorage.setItem('theme', '{mode}');"
     )

@@ -26,6 +26,7 @@ sys.path.insert(0, str(DOCS / "_ext"))
 
 import execution_keys  # docs/_ext, on the path just above
 import latex_edition
+import reader_links
 import translated_edition
 
 project = "rnndoc"
@@ -334,11 +335,9 @@ def _pdf_edition_button(app, pagename, templatename, context, doctree):
         "icon": "fas fa-book",
         "label": "download-book-pdf-button",
     }
-    for button in buttons:
-        if button.get("label") == "download-buttons":
-            button["buttons"].append(link)
-            return
-    buttons.insert(0, {**link, "text": "", "classes": "pst-navbar-icon"})
+    # no download menu (search, general index): an icon of its own, first
+    reader_links.add_menu_entry(buttons, "download-buttons", link,
+                                alone={**link, "text": "", "classes": "pst-navbar-icon"}, at=0)  # fmt: skip
 
 
 # --- pages that show other pages: rewritten when what they show changed -------------------

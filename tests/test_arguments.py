@@ -122,6 +122,14 @@ def _step_jacobian(gates: int) -> dict[str, Spec]:
     }
 
 
+def _figure_with_text():
+    import matplotlib.figure  # noqa: PLC0415
+
+    fig = matplotlib.figure.Figure(figsize=(2.0, 1.0))
+    fig.text(0.5, 0.5, "x")
+    return fig
+
+
 RECURRENT = Instance(
     lambda: torch.nn.LSTM(2, 3, dtype=torch.float64),
     extra=(
@@ -398,6 +406,10 @@ TABLE: dict[str, dict[str, Spec]] = {
         "eps": Numbers(lambda: [1e-6, 1e-3], positive=True),
         "error": Numbers(lambda: [1e-10, 1e-7], fixed_length=True),
         "chosen": optional(Float(lambda: 1e-6, positive=True)),
+    },
+    "rnndoc.plots.smallest_text_px": {
+        "fig": Instance(_figure_with_text),
+        "shown_px": Float(lambda: 342.0, positive=True),
     },
     "rnndoc.colors.network_colors": {
         "labels": custom(

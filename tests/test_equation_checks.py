@@ -26,10 +26,7 @@ _DIRECTIVE = re.compile(
 _LABEL = re.compile(r"^:label:\s*(eq-[\w-]+)\s*$", re.MULTILINE)
 
 #: Labels still waiting for their as-printed cell; this set only shrinks.
-PENDING: set[str] = {
-    "eq-char-lm",
-    "eq-perplexity",
-}
+PENDING: set[str] = set()
 
 
 def labelled_equations(markdown: str) -> tuple[dict[str, str], set[str]]:

@@ -87,47 +87,98 @@ def test_layer_diagrams_draw_the_facts_they_are_given():
 
 
 def test_figures_are_legible_on_a_phone():
-    """Shown 328 px wide (a 390 px screen), no text of a diagram or plot is below 9 px."""
-    import io  # noqa: PLC0415
+    """Shown as the book shows them on a 390 px screen, no glyph of a figure is below 9 px.
 
-    import matplotlib.text  # noqa: PLC0415
-    from PIL import Image  # noqa: PLC0415
-
+    The width is the book's (:data:`rnndoc.plots.PHONE_FIGURE_PX`, measured in Chromium), and
+    a subscript or superscript counts at its own size (70 % of its label's): a 10-point
+    ``$c_{t-1}$`` in a figure 4.7 inches wide, or a log axis's ``$10^{-3}$`` on a 9-inch
+    figure of two panels side by side, fail here. The figures the chapters draw themselves
+    assert the same in their cells.
+    """
     from rnndoc import plots  # noqa: PLC0415
+    from rnndoc.adding import AddingRun, plot_learning_curves  # noqa: PLC0415
 
-    figures = [
-        plots.draw_lstm_cell(),
-        plots.draw_gru_cell(),
-        plots.draw_lstm_gates(),
-        plots.draw_gru_gates(),
-        plots.draw_lstm_deltas(),
-        plots.draw_bidirectional(4, 3, 0),
-        plots.draw_h_n_rows([(0, "forward"), (0, "reverse")], ["a", "b"]),
-        plots.draw_packed(
+    runs = {
+        "tanh RNN": AddingRun([0, 100, 200], [0.17, 0.16, 0.17], [0.1, 0.1, 0.1], [1e-9, 1e-8, 1e-8]),
+        "LSTM, forget bias +3": AddingRun(
+            [0, 100, 200], [0.17, 0.01, 1e-4], [0.1, 0.5, 0.99], [2.0, 3.0, 5.0]
+        ),
+    }
+    figures = {
+        "lstm cell": plots.draw_lstm_cell(),
+        "gru cell": plots.draw_gru_cell(),
+        "lstm gates": plots.draw_lstm_gates(),
+        "gru gates": plots.draw_gru_gates(),
+        "lstm deltas": plots.draw_lstm_deltas(),
+        "bidirectional": plots.draw_bidirectional(4, 3, 0),
+        "h_n rows": plots.draw_h_n_rows(
+            [(0, "forward"), (0, "reverse"), (1, "forward"), (1, "reverse")],
+            ["not in the output", "not in the output", "output[4], forward half", "output[0], reverse half"],
+        ),
+        "packed": plots.draw_packed(
             [4, 3, 1], [(0, 1), (1, 1), (2, 1), (0, 2), (1, 2), (0, 3), (1, 3), (0, 4)], [3, 2, 2, 1]
         ),
-        plots.draw_unrolled("ABC", [[0.1, 0.2]] * 3, h_0=[0.5, -0.25]),
-        plots.plot_finite_difference_error([1e-8, 1e-6, 1e-3], [1e-7, 1e-10, 1e-7], chosen=1e-6),
-        plots.plot_truncation([1, 2, 3, 4], [0.4, 0.0, 0.02, 0.0]),
-        plots.plot_gradient_norms(
-            {"tanh RNN, γ = 0.8": [1.0, 0.8, 0.6], "LSTM": [1.0, 0.9, 0.8]}, {"tanh RNN, γ = 0.8": 0.8}
+        "unrolled": plots.draw_unrolled("ABC", [[0.1, 0.2]] * 3, h_0=[0.5, -0.25]),
+        "finite differences": plots.plot_finite_difference_error(
+            [1e-8, 1e-6, 1e-3], [1e-7, 1e-10, 1e-7], chosen=1e-6
         ),
-        plots.plot_step_gradients(
-            {"forward": [[1.0, 0.0], [2.0, 3.0]], "reverse": [[0.5, 0.0], [1.0, 1.0]]}, ["a", "b"]
+        "truncation": plots.plot_truncation([1, 2, 3, 4], [0.4, 0.0, 0.02, 0.0]),
+        "gradient norms": plots.plot_gradient_norms(
+            {
+                "tanh RNN, γ = 1.2": [1.0, 1.1, 1.3],
+                "tanh RNN, γ = 0.8": [1.0, 0.8, 0.6],
+                "LSTM": [1.0, 1e-2, 1e-4],
+                "GRU": [1.0, 1e-3, 1e-6],
+            },
+            {"tanh RNN, γ = 1.2": 1.2, "tanh RNN, γ = 0.8": 0.8},
         ),
-        plots.plot_derivation_costs(
+        "step gradients": plots.plot_step_gradients(
+            {"forward": [[1.0, 0.0], [2.0, 3.0]], "reverse": [[0.5, 0.0], [1.0, 1.0]]},
+            [r"$T_\beta$ = 2", r"$T_\beta$ = 5"],
+        ),
+        "derivation costs": plots.plot_derivation_costs(
             {
                 (2, "direct"): [
                     {"length": 1, "size": 50, "size_cse": 5},
-                    {"length": 2, "size": 90, "size_cse": 9},
+                    {"length": 2, "size": 900, "size_cse": 9},
                 ]
             }
         ),
-    ]
-    for fig in figures:
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format="png", bbox_inches="tight")  # as the notebooks save it
-        width = Image.open(buffer).size[0]
-        texts = [t for t in fig.findobj(matplotlib.text.Text) if t.get_visible() and t.get_text().strip()]
-        smallest = min(t.get_fontsize() for t in texts) * fig.dpi / 72 * min(1.0, 328 / width)
-        assert smallest >= 9, (fig.axes[0].texts[0].get_text(), smallest)
+        "adding curves": plot_learning_curves(
+            runs, probe_label=r"$\|\partial s_T / \partial s_{T-40}\|_2$", probe_threshold=0.5
+        ),
+    }
+    small = {}
+    for name, fig in figures.items():
+        px, text = plots.smallest_text_px(fig)
+        if px < 9:
+            small[name] = (round(px, 2), text)
+    assert small == {}
+
+
+def test_smallest_text_counts_scripts_and_the_shown_width():
+    """The cases a reader measured on a phone (Figs. 5.2 and 16.1 before): each is caught."""
+    import matplotlib.figure  # noqa: PLC0415
+
+    from rnndoc.plots import PHONE_FIGURE_PX, smallest_text_px  # noqa: PLC0415
+
+    # a 10-point label with a subscript on a 4.7-inch diagram: its script is 7 px on a phone
+    fig = matplotlib.figure.Figure(figsize=(4.7, 2.0))
+    fig.text(0.5, 0.5, r"$c_{t-1}$", fontsize=10)
+    fig.text(0.0, 0.0, ".")
+    fig.text(0.99, 0.99, ".")
+    px, text = smallest_text_px(fig)
+    assert text == r"$c_{t-1}$"
+    assert px < 9
+    unscaled = smallest_text_px(fig, shown_px=1e6)[0]  # shown at its own width: 0.7 x 10 points
+    assert unscaled == pytest.approx(7 * fig.dpi / 72)
+    assert px < unscaled * PHONE_FIGURE_PX / 460
+    # a log axis on a 9-inch figure of two panels: its exponents are about 4 px on a phone
+    wide = matplotlib.figure.Figure(figsize=(9.0, 3.8), layout="constrained")
+    for ax in wide.subplots(1, 2):
+        ax.semilogy([1, 2], [1e-3, 1])
+    px, text = smallest_text_px(wide)
+    assert px < 5
+    assert "10^{" in text
+    with pytest.raises(ValueError, match="no visible text"):
+        smallest_text_px(matplotlib.figure.Figure())

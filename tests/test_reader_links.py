@@ -157,3 +157,16 @@ def test_workflow_publishes_the_notebooks_branch(workflow):
     )
     rl.setup(recorder)
     assert defaults["reader_links_notebooks_branch"] == "notebooks"
+
+
+def test_add_menu_entry_puts_an_entry_in_its_menu_or_alone():
+    menu = {"label": "download-buttons", "buttons": [{"label": "ipynb"}]}
+    buttons = [{"label": "fullscreen"}, menu]
+    rl.add_menu_entry(buttons, "download-buttons", {"label": "pdf"})
+    assert menu["buttons"] == [{"label": "ipynb"}, {"label": "pdf"}]
+    assert len(buttons) == 2
+    alone = [{"label": "fullscreen"}]
+    rl.add_menu_entry(alone, "source-buttons", {"label": "report"})  # no such menu: at the end
+    assert alone == [{"label": "fullscreen"}, {"label": "report"}]
+    rl.add_menu_entry(alone, "download-buttons", {"label": "pdf"}, alone={"label": "icon"}, at=0)
+    assert alone[0] == {"label": "icon"}

@@ -94,6 +94,20 @@ def _chapter_number(app, pagename: str) -> str | None:
     return ".".join(map(str, number)) if number else None
 
 
+def add_menu_entry(buttons: list[dict], menu: str, entry: dict, alone: dict | None = None,
+                   at: int | None = None) -> None:  # fmt: skip
+    """Add ``entry`` to the theme's header menu labelled ``menu`` (its last entry).
+
+    A page without that menu gets ``alone`` (default: ``entry`` itself) as a button of its
+    own, at index ``at`` of the header's buttons (default: after the others).
+    """
+    for button in buttons:
+        if button.get("label") == menu:
+            button["buttons"].append(entry)
+            return
+    buttons.insert(len(buttons) if at is None else at, entry if alone is None else alone)
+
+
 def _page_links(app, pagename, templatename, context, doctree) -> None:
     buttons = context.get("header_buttons")
     config = app.config
@@ -143,11 +157,7 @@ def _page_links(app, pagename, templatename, context, doctree) -> None:
         "icon": "fas fa-bug",
         "label": "report-problem-button",
     }
-    for button in buttons:
-        if button.get("label") == "source-buttons":
-            button["buttons"].append(report)
-            return
-    buttons.append(report)
+    add_menu_entry(buttons, "source-buttons", report)
 
 
 # --- the notebooks branch: what Binder reads beside the notebooks --------------------------------

@@ -10,6 +10,11 @@ from .colors import NETWORK_COLORS, NODE_COLORS
 
 __all__ = ["draw_gru_cell", "draw_gru_gates", "draw_lstm_cell", "draw_lstm_deltas", "draw_lstm_gates"]
 
+#: The size, in points, of a label with a subscript or superscript ($c_{t-1}$): matplotlib sets
+#: the script smaller (mathtext's shrink factor), and these figures are shown at about three quarters of their width
+#: on a phone (rnndoc.plots.smallest_text_px), so the script stays at 9 px or more there.
+_MATH = 13
+
 
 def _op(ax, xy, text, radius=0.22, fontsize=12):
     from matplotlib.patches import Circle  # noqa: PLC0415 (only the cell diagrams use it)
@@ -45,12 +50,13 @@ def _line(ax, points, label="", offset=(0.0, 0.18), arrow=True):
     else:
         ax.plot([start[0], points[-1][0]], [start[1], points[-1][1]], color="0.25", lw=1.3)
     if label:
-        ax.text(points[-1][0] + offset[0], points[-1][1] + offset[1], label, ha="center", fontsize=11)
+        ax.text(points[-1][0] + offset[0], points[-1][1] + offset[1], label, ha="center",
+                fontsize=_MATH if "_" in label else 11)  # fmt: skip
 
 
 def _cell_figure(width: float) -> tuple[matplotlib.figure.Figure, Axes]:
-    # under 5 inches wide, no text below 10 points: shown at a phone's width (about 330 px of a
-    # 390 px screen), the smallest letters stay above 9 px
+    # 4.5 inches wide, no text below 10 points and labels with scripts at _MATH: shown at a
+    # phone's width (rnndoc.plots.PHONE_FIGURE_PX), the smallest glyphs stay at 9 px or more
     fig = matplotlib.figure.Figure(figsize=(width, 0.55 * width), layout="constrained")
     ax = fig.add_subplot()
     ax.set_axis_off()
@@ -82,7 +88,7 @@ def draw_lstm_cell() -> matplotlib.figure.Figure:
     """
     from matplotlib.patches import Arc  # noqa: PLC0415 (only this diagram hops a wire)
 
-    fig, ax = _cell_figure(4.7)
+    fig, ax = _cell_figure(4.5)
     ax.set_xlim(-0.6, 8.2)
     ax.set_ylim(-0.9, 3.3)
     gates = {"i": (1.2, 0.9), "f": (2.4, 0.9), "g": (3.9, 0.9), "o": (5.3, 0.9)}
@@ -96,7 +102,7 @@ def draw_lstm_cell() -> matplotlib.figure.Figure:
         _gate(ax, xy, (r"tanh" if name == "g" else r"$\sigma$") + f" ({name})", colors[name],
               width=1.1 if name == "g" else 0.95)  # fmt: skip
     # inputs: x_t and h_(t-1), stacked into one vector, feed every gate from below
-    ax.text(0.0, -0.5, r"$[x_t;\ h_{t-1}]$", ha="center", va="top", fontsize=11)
+    ax.text(0.0, -0.5, r"$[x_t;\ h_{t-1}]$", ha="center", va="top", fontsize=_MATH)
     ax.plot([0.0, 5.3], [-0.35, -0.35], color="0.25", lw=1.3)
     for xy in gates.values():
         _line(ax, [(xy[0], -0.35), (xy[0], xy[1] - 0.25)])
@@ -141,7 +147,7 @@ def draw_gru_cell() -> matplotlib.figure.Figure:
     >>> r"$\sigma$ (r)" in texts and r"$\sigma$ (z)" in texts and "tanh (n)" in texts
     True
     """
-    fig, ax = _cell_figure(4.7)
+    fig, ax = _cell_figure(4.5)
     ax.set_xlim(-0.8, 7.6)
     ax.set_ylim(-0.9, 3.3)
     # z on the left, r on the right: the z wires run above the r gate, the r wire below, so
@@ -149,19 +155,19 @@ def draw_gru_cell() -> matplotlib.figure.Figure:
     _gate(ax, (1.2, 0.9), r"$\sigma$ (z)", NODE_COLORS["gate"])
     _gate(ax, (2.4, 0.9), r"$\sigma$ (r)", NODE_COLORS["gate"])
     _gate(ax, (4.2, 0.9), "tanh (n)", NODE_COLORS["tanh"], width=1.1)
-    ax.text(0.0, -0.5, r"$[x_t;\ h_{t-1}]$", ha="center", va="top", fontsize=11)
+    ax.text(0.0, -0.5, r"$[x_t;\ h_{t-1}]$", ha="center", va="top", fontsize=_MATH)
     ax.plot([0.0, 2.4], [-0.35, -0.35], color="0.25", lw=1.3)
     for x in (1.2, 2.4):
         _line(ax, [(x, -0.35), (x, 0.65)])
     # the candidate: r multiplies W_hn h + b_hn; x's part is added inside the tanh
     _op(ax, (4.2, 0.1), r"$\times$")
-    ax.text(4.2, -0.62, r"$W_{hn}h_{t-1}+b_{hn}$", ha="center", fontsize=10)
+    ax.text(4.2, -0.62, r"$W_{hn}h_{t-1}+b_{hn}$", ha="center", fontsize=_MATH)
     _line(ax, [(4.2, -0.4), (4.2, -0.12)])
     _line(ax, [(2.88, 0.9), (3.3, 0.9), (3.3, 0.1), (3.98, 0.1)])
-    ax.text(3.38, 0.42, "$r_t$", fontsize=10, va="center")
+    ax.text(3.38, 0.42, "$r_t$", fontsize=_MATH, va="center")
     _line(ax, [(4.2, 0.32), (4.2, 0.65)])
     _line(ax, [(5.3, 0.9), (4.77, 0.9)])
-    ax.text(5.35, 0.9, r"$W_{in}x_t+b_{in}$", ha="left", va="center", fontsize=10)
+    ax.text(5.35, 0.9, r"$W_{in}x_t+b_{in}$", ha="left", va="center", fontsize=_MATH)
     # the state along the top: h_t = z * h_(t-1) + (1 - z) * n
     _op(ax, (1.2, 2.6), r"$\times$")
     _op(ax, (4.9, 2.6), "+")
@@ -169,13 +175,13 @@ def draw_gru_cell() -> matplotlib.figure.Figure:
     _op(ax, (2.7, 1.75), r"$1-$", radius=0.3, fontsize=10)
     _line(ax, [(-0.6, 2.6), (0.98, 2.6)], r"$h_{t-1}$", offset=(-1.1, 0.12))
     _line(ax, [(1.2, 1.15), (1.2, 2.38)])
-    ax.text(1.0, 1.45, "$z_t$", fontsize=10, ha="right", va="center")
+    ax.text(1.0, 1.45, "$z_t$", fontsize=_MATH, ha="right", va="center")
     ax.plot([1.2], [1.75], "o", ms=4, color="0.25")  # the z wire branches here
     _line(ax, [(1.2, 1.75), (2.4, 1.75)])
     _line(ax, [(3.0, 1.75), (3.98, 1.75)])
-    ax.text(3.45, 1.87, "$1 - z_t$", fontsize=10, ha="center", va="bottom")
+    ax.text(3.45, 1.87, "$1 - z_t$", fontsize=_MATH, ha="center", va="bottom")
     _line(ax, [(4.2, 1.15), (4.2, 1.53)])
-    ax.text(4.28, 1.32, "$n_t$", fontsize=10, ha="left", va="center")
+    ax.text(4.34, 1.36, "$n_t$", fontsize=_MATH, ha="left", va="center")
     _line(ax, [(1.42, 2.6), (4.68, 2.6)])
     _line(ax, [(4.42, 1.75), (4.9, 1.75), (4.9, 2.38)])
     _line(ax, [(5.12, 2.6), (7.3, 2.6)], r"$h_t$", offset=(0.0, 0.15))
@@ -183,8 +189,8 @@ def draw_gru_cell() -> matplotlib.figure.Figure:
 
 
 # --- What each gate decides: small diagrams for a phone's width --------------------------------
-# Drawn at 0.45 inch per unit and no font below 9 points, so that a figure shown at a phone's text
-# width (about 360 px) keeps its smallest letters near 9 px or larger.
+# Drawn at 0.45 inch per unit, no font below 9.5 points and labels with scripts at _MATH, so that a
+# figure shown at a phone's text width (rnndoc.plots.PHONE_FIGURE_PX) keeps every glyph at 9 px or more.
 
 _UNIT = 0.45  # inches per data unit
 _WIRE = "0.25"
@@ -208,7 +214,7 @@ def _box(ax, xy, name, job, color, width=1.6):
         FancyBboxPatch(corner, width, 1.0, boxstyle="round,pad=0.04", facecolor=color, edgecolor=_WIRE)
     )
     if not job:  # a node that names itself (tanh) has no job line
-        ax.text(x, y, name, ha="center", va="center", fontsize=11)
+        ax.text(x, y, name, ha="center", va="center", fontsize=_MATH if "_" in name else 11)
         return
     ax.text(x, y + 0.2, name, ha="center", va="center", fontsize=11)
     ax.text(x, y - 0.22, job, ha="center", va="center", fontsize=9.5)
@@ -218,7 +224,7 @@ def _node(ax, xy, text, radius=0.3):
     from matplotlib.patches import Circle  # noqa: PLC0415 (only the cell diagrams use it)
 
     ax.add_patch(Circle(xy, radius, facecolor="white", edgecolor=_WIRE, lw=1.2, zorder=3))
-    ax.text(*xy, text, ha="center", va="center", fontsize=11, zorder=4)
+    ax.text(*xy, text, ha="center", va="center", fontsize=_MATH if "_" in text else 11, zorder=4)
 
 
 def _wire(ax, points, color=_WIRE, lw=1.3, arrow=True):
@@ -232,7 +238,7 @@ def _wire(ax, points, color=_WIRE, lw=1.3, arrow=True):
 def _bus(ax, xs, y=0.55):
     """The stacked input [x_t; h_(t-1)], drawn once along the bottom, feeding the boxes above it."""
     ax.plot([xs[0] - 1.0, xs[-1]], [y, y], color=_WIRE, lw=1.3)
-    ax.text(xs[0] - 1.0, y - 0.2, r"$[x_t;\ h_{t-1}]$", ha="left", va="top", fontsize=10)
+    ax.text(xs[0] - 1.0, y - 0.2, r"$[x_t;\ h_{t-1}]$", ha="left", va="top", fontsize=_MATH)
     for x in xs:
         _wire(ax, [(x, y), (x, 1.7)])
 
@@ -264,13 +270,13 @@ def draw_lstm_gates() -> matplotlib.figure.Figure:
     top, row = 5.0, 2.2
     x_f, x_i, x_g, x_o = 1.6, 3.45, 5.25, 7.7
     # the cell path: c_(t-1) -> x f -> + i g -> c_t
-    ax.text(-0.3, top + 0.25, r"$c_{t-1}$", ha="left", va="bottom", fontsize=11, color=cell)
+    ax.text(-0.3, top + 0.25, r"$c_{t-1}$", ha="left", va="bottom", fontsize=_MATH, color=cell)
     _wire(ax, [(-0.3, top), (x_f - 0.3, top)], color=cell, lw=3)
     _node(ax, (x_f, top), r"$\times$")
     _wire(ax, [(x_f + 0.3, top), (4.35 - 0.3, top)], color=cell, lw=3)
     _node(ax, (4.35, top), "+")
     _wire(ax, [(4.35 + 0.3, top), (9.3, top)], color=cell, lw=3)
-    ax.text(9.3, top + 0.25, r"$c_t$", ha="right", va="bottom", fontsize=11, color=cell)
+    ax.text(9.3, top + 0.25, r"$c_t$", ha="right", va="bottom", fontsize=_MATH, color=cell)
     ax.text(x_f, top + 0.4, "keep or erase", ha="center", va="bottom", fontsize=9.5)
     ax.text(4.35, top + 0.4, "write", ha="center", va="bottom", fontsize=9.5)
     ax.text(8.65, 3.6, "show", ha="center", va="top", fontsize=9.5)
@@ -292,7 +298,7 @@ def draw_lstm_gates() -> matplotlib.figure.Figure:
     _wire(ax, [(7.15, 3.75), (x_o - 0.3, 3.75)])
     _wire(ax, [(x_o, row + 0.55), (x_o, 3.45)])
     _wire(ax, [(x_o + 0.3, 3.75), (9.3, 3.75)])
-    ax.text(9.3, 3.95, r"$h_t$", ha="right", va="bottom", fontsize=11)
+    ax.text(9.3, 3.95, r"$h_t$", ha="right", va="bottom", fontsize=_MATH)
     _bus(ax, [x_f, x_i, x_g, x_o])
     return fig
 
@@ -328,13 +334,13 @@ def draw_gru_gates() -> matplotlib.figure.Figure:
     top, row = 5.0, 2.2
     x_z, x_r, x_reset, x_n = 1.6, 3.6, 5.15, 6.9
     # the state path: h_(t-1) -> x z -> + (1 - z) n -> h_t
-    ax.text(-0.3, top + 0.25, r"$h_{t-1}$", ha="left", va="bottom", fontsize=11, color=state)
+    ax.text(-0.3, top + 0.25, r"$h_{t-1}$", ha="left", va="bottom", fontsize=_MATH, color=state)
     _wire(ax, [(-0.3, top), (x_z - 0.3, top)], color=state, lw=3)
     _node(ax, (x_z, top), r"$\times$")
     _wire(ax, [(x_z + 0.3, top), (x_n - 0.3, top)], color=state, lw=3)
     _node(ax, (x_n, top), "+")
     _wire(ax, [(x_n + 0.3, top), (9.3, top)], color=state, lw=3)
-    ax.text(9.3, top + 0.25, r"$h_t$", ha="right", va="bottom", fontsize=11, color=state)
+    ax.text(9.3, top + 0.25, r"$h_t$", ha="right", va="bottom", fontsize=_MATH, color=state)
     ax.text(x_z + 0.9, top + 0.4, "keep the old", ha="center", va="bottom", fontsize=9.5)
     ax.text(x_n, top + 0.4, "mix", ha="center", va="bottom", fontsize=9.5)
     # the gates and the candidate
@@ -358,9 +364,9 @@ def draw_gru_gates() -> matplotlib.figure.Figure:
     _wire(ax, [(x_r + 0.8, row), (x_reset - 0.3, row)])
     _wire(ax, [(x_reset + 0.3, row), (x_n - 0.8, row)])
     _wire(ax, [(x_reset, 0.95), (x_reset, row - 0.3)])
-    ax.text(x_reset, 0.8, r"$W_{hn}h_{t-1}+b_{hn}$", ha="center", va="top", fontsize=10)
+    ax.text(x_reset, 0.8, r"$W_{hn}h_{t-1}+b_{hn}$", ha="center", va="top", fontsize=_MATH)
     _wire(ax, [(x_n, 0.95), (x_n, row - 0.5)])
-    ax.text(x_n, 0.8, r"$x_t$", ha="center", va="top", fontsize=10)
+    ax.text(x_n + 0.15, 1.25, r"$x_t$", ha="left", va="center", fontsize=_MATH)  # beside its wire
     _bus(ax, [x_z, x_r])
     return fig
 
@@ -400,39 +406,39 @@ def draw_lstm_deltas() -> matplotlib.figure.Figure:
     ax.text(9.3, 6.3, "from step $t+1$", ha="right", va="top", fontsize=9.5)
     # the cell path, right to left: + (the h side joins) -> x f_t -> out
     _wire(ax, [(9.3, top), (x_join + 0.3, top)], color=cell, lw=3)
-    ax.text(9.3, top + 0.22, r"$\delta c_{t+1} \odot f_{t+1}$", ha="right", va="bottom", fontsize=10.5,
+    ax.text(9.3, top + 0.22, r"$\delta c_{t+1} \odot f_{t+1}$", ha="right", va="bottom", fontsize=_MATH,
             color=cell)  # fmt: skip
     _node(ax, (x_join, top), "+")
     _wire(ax, [(x_join - 0.3, top), (x_f + 0.3, top)], color=cell, lw=3)
-    ax.text((x_join + x_down) / 2, top + 0.22, r"$\delta c_t$", ha="center", va="bottom", fontsize=11,
+    ax.text((x_join + x_down) / 2, top + 0.22, r"$\delta c_t$", ha="center", va="bottom", fontsize=_MATH,
             color=cell)  # fmt: skip
     _node(ax, (x_f, top), r"$\times$")
     _wire(ax, [(x_f, 3.9), (x_f, top - 0.3)])
-    ax.text(x_f + 0.12, 4.0, "$f_t$", ha="left", va="bottom", fontsize=10.5)
+    ax.text(x_f + 0.12, 4.0, "$f_t$", ha="left", va="bottom", fontsize=_MATH)
     _wire(ax, [(x_f - 0.3, top), (-0.3, top)], color=cell, lw=3)
-    ax.text(-0.3, top + 0.22, r"$\delta c_t \odot f_t$", ha="left", va="bottom", fontsize=10.5, color=cell)
+    ax.text(-0.3, top + 0.22, r"$\delta c_t \odot f_t$", ha="left", va="bottom", fontsize=_MATH, color=cell)
     # the hidden path, right to left: + (the loss joins) -> branch -> gate deltas -> W_hh -> out
     _wire(ax, [(9.3, low), (x_h + 0.3, low)])
-    ax.text(9.3, low + 0.42, r"$\delta a_{t+1} W_{hh}$", ha="right", va="bottom", fontsize=10.5)
+    ax.text(9.3, low + 0.42, r"$\delta a_{t+1} W_{hh}$", ha="right", va="bottom", fontsize=_MATH)
     _node(ax, (x_h, low), "+")
     _wire(ax, [(x_h, -0.35), (x_h, low - 0.3)])
     ax.text(x_h, -0.45, r"$\partial \mathcal{L} / \partial\,\mathrm{output}_t$", ha="center", va="top",
-            fontsize=10.5)  # fmt: skip
+            fontsize=_MATH)  # fmt: skip
     _wire(ax, [(x_h - 0.3, low), (4.95, low)])
-    ax.text((x_h + x_join) / 2 - 0.05, low - 0.22, r"$\delta h_t$", ha="center", va="top", fontsize=11)
+    ax.text((x_h + x_join) / 2 - 0.05, low - 0.22, r"$\delta h_t$", ha="center", va="top", fontsize=_MATH)
     ax.text(5.6, low - 0.22, r"$\delta o$", ha="center", va="top", fontsize=10.5)
     # delta h_t through m_t = o_t tanh(c_t) into the cell path
     ax.plot([x_join], [low], "o", ms=4, color=_WIRE)
     _wire(ax, [(x_join, low), (x_join, 2.55)])
-    _box(ax, (x_join, 3.05), r"$\times\ o_t \odot \tanh' c_t$", "", NODE_COLORS["tanh"], width=2.5)
+    _box(ax, (x_join, 3.05), r"$\times\ o_t \odot \tanh' c_t$", "", NODE_COLORS["tanh"], width=3.1)
     _wire(ax, [(x_join, 3.6), (x_join, top - 0.3)])
     # delta c_t down into the gate deltas of i, f, g
     ax.plot([x_down], [top], "o", ms=4, color=cell)
     _wire(ax, [(x_down, top), (x_down, low + 0.55)], color=cell)
     ax.text(x_down - 0.12, 3.3, r"$\delta i, \delta f, \delta g$", ha="right", va="center", fontsize=10)
     _box(ax, (3.25, low), r"$\delta a_t$", "", NODE_COLORS["gate"], width=3.3)
-    _node(ax, (x_w, low), r"$W_{hh}$", radius=0.42)
-    _wire(ax, [(1.6, low), (x_w + 0.42, low)])
-    _wire(ax, [(x_w - 0.42, low), (-0.3, low)])
-    ax.text(-0.3, low - 0.6, r"$\delta a_t W_{hh}$", ha="left", va="top", fontsize=10.5)
+    _node(ax, (x_w, low), r"$W_{hh}$", radius=0.5)
+    _wire(ax, [(1.6, low), (x_w + 0.5, low)])
+    _wire(ax, [(x_w - 0.5, low), (-0.3, low)])
+    ax.text(-0.3, low - 0.6, r"$\delta a_t W_{hh}$", ha="left", va="top", fontsize=_MATH)
     return fig

@@ -89,8 +89,8 @@ def plot_derivation_costs(costs: Mapping[tuple[int, str], Sequence[dict]]) -> ma
     columns = max(len(by_size), len(by_method))
     by_size += [Line2D([], [], alpha=0, label=" ")] * (columns - len(by_size))
     by_method += [Line2D([], [], alpha=0, label=" ")] * (columns - len(by_method))
-    # the legend fills column by column: pair them so that row 1 is the colours, row 2 the styles
-    handles = [handle for pair in zip(by_size, by_method, strict=True) for handle in pair]
-    fig.legend(handles=handles, loc="outside lower center", ncols=columns, fontsize=9.5, frameon=False,
+    # the legend fills column by column: the colours in the left column, the styles in the right
+    # (two columns keep it within a phone-wide figure)
+    fig.legend(handles=by_size + by_method, loc="outside lower center", ncols=2, fontsize=10, frameon=False,
                handlelength=2.2, columnspacing=1.0)  # fmt: skip
     return fig

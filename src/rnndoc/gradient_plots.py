@@ -12,10 +12,10 @@ from .colors import network_colors
 
 __all__ = ["plot_gradient_norms", "plot_step_gradients", "plot_truncation"]
 
-#: The width of the book's plots, in inches: with matplotlib's 10-point tick labels and legends
-#: of at least 9.5 points, shown at a phone's width (330 px of a 390 px screen) the
-#: smallest text stays above 9 px.
-_PHONE_WIDTH = 4.6
+#: The width of the book's plots, in inches: about the width the book shows a figure at on a
+#: 390 px phone (rnndoc.plots.PHONE_FIGURE_PX), so a plot is not scaled down there, and
+#: matplotlib's 10-point tick labels keep a log axis's exponents (7 points) at 9 px or more.
+_PHONE_WIDTH = 3.4
 
 
 def plot_gradient_norms(
@@ -83,7 +83,7 @@ def plot_gradient_norms(
     ax.set_xlabel("distance T - t (steps)")
     ax.set_ylabel(r"$\|\partial h_T / \partial h_t\|_2$")
     ax.grid(True, which="major", alpha=0.3)
-    fig.legend(loc="outside lower center", ncols=2, fontsize=9.5, frameon=False)
+    fig.legend(loc="outside lower center", ncols=2, fontsize=10, frameon=False)
     return fig
 
 
@@ -142,7 +142,7 @@ def plot_truncation(lengths: Sequence[int], errors: Sequence[float]) -> matplotl
     ax.set_xlabel("chunk length k (steps between detaches)")
     ax.set_ylabel(r"$\|G_k - G\|_2 \,/\, \|G\|_2$")
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=9.5)
+    ax.legend(fontsize=10)
     return fig
 
 
@@ -200,5 +200,5 @@ def plot_step_gradients(
         ax.grid(True, alpha=0.3)
     axes[0].set_ylabel(r"$\|\partial \mathcal{L} / \partial x_t\|_2$")
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=min(3, len(labels)),
-               fontsize=9.5, frameon=False)  # fmt: skip
+               fontsize=10, frameon=False)  # fmt: skip
     return fig

@@ -85,10 +85,10 @@ def draw_bidirectional(length: int, forward_final: int, reverse_final: int) -> m
     ax.text(0.0, y_r, "reverse", ha="left", va="center", fontsize=10, color=reverse)
     ax.text(0.0, y_out, "output", ha="left", va="center", fontsize=10, family="monospace")
     for k, x in enumerate(xs):
-        ax.text(x, y_x, f"$x_{k + 1}$", ha="center", va="center", fontsize=11)
+        ax.text(x, y_x, f"$x_{k + 1}$", ha="center", va="center", fontsize=12)  # its script: 9 px on a phone
         _wire(ax, [(x, y_x + 0.3), (x, y_f - 0.42)])
-        _state(ax, (x, y_f), rf"$\overrightarrow{{h}}_{k + 1}$", forward)
-        _state(ax, (x, y_r), rf"$\overleftarrow{{h}}_{k + 1}$", reverse)
+        _state(ax, (x, y_f), rf"$\overrightarrow{{h}}_{k + 1}$", forward, fontsize=12)
+        _state(ax, (x, y_r), rf"$\overleftarrow{{h}}_{k + 1}$", reverse, fontsize=12)
         # output[k]: the two halves side by side, forward first
         for half, color in ((-0.36, forward), (0.36, reverse)):
             ax.add_patch(Rectangle((x + half - 0.36, y_out - 0.32), 0.72, 0.64, facecolor=_light(color),
@@ -162,9 +162,9 @@ def draw_h_n_rows(rows: Sequence[tuple[int, str]], notes: Sequence[str]) -> matp
     for k, ((layer, direction), note) in enumerate(zip(checked, notes, strict=True)):
         y = height - 0.5 - k
         color = DIRECTION_COLORS[direction]
-        ax.text(0.0, y, f"h_n[{k}]", ha="left", va="center", fontsize=10.5, family="monospace")
-        _state(ax, (3.2, y), f"layer {layer}, {direction}", color, width=2.7, fontsize=10)
-        ax.text(5.0, y, note, ha="left", va="center", fontsize=9.5)
+        ax.text(0.0, y, f"h_n[{k}]", ha="left", va="center", fontsize=11.5, family="monospace")
+        _state(ax, (3.2, y), f"layer {layer}, {direction}", color, width=2.7, fontsize=10.5)
+        ax.text(5.0, y, note, ha="left", va="center", fontsize=10.5)
     # a bar per layer, down the left of the boxes: the rows of one layer are adjacent
     for layer in sorted({layer for layer, _ in checked}):
         ks = [k for k, (row_layer, _) in enumerate(checked) if row_layer == layer]

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import matplotlib.figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
-from ._validate import check_float, check_numbers, check_sequence, check_str
+from ._validate import check_float, check_instance, check_numbers, check_sequence, check_str
 from .cell_diagrams import draw_gru_cell, draw_gru_gates, draw_lstm_cell, draw_lstm_deltas, draw_lstm_gates
 from .colors import NETWORK_COLORS, STEP_FILL, _light
 from .derivation_cost_plot import plot_derivation_costs
@@ -23,6 +23,7 @@ from .gradient_plots import _PHONE_WIDTH, plot_gradient_norms, plot_step_gradien
 from .layer_diagrams import draw_bidirectional, draw_h_n_rows, draw_packed
 
 __all__ = [
+    "PHONE_FIGURE_PX",
     "draw_bidirectional",
     "draw_gru_cell",
     "draw_gru_gates",
@@ -37,13 +38,21 @@ __all__ = [
     "plot_gradient_norms",
     "plot_step_gradients",
     "plot_truncation",
+    "smallest_text_px",
 ]
+
+#: How wide the HTML book shows a figure on a 390 px phone screen, in CSS px: the text column
+#: less its padding (measured in Chromium with the book's theme).
+PHONE_FIGURE_PX = 342
 
 
 # The unrolled network is drawn in inches (one data unit = one inch), a column per step 1.15 inch
-# wide and no text below 10 points: for three steps it is under 4.6 inches wide, so that shown at a
-# phone's width (about 330 px of a 390 px screen) its smallest letters stay above 9 px.
+# wide and no text below 10 points: for three steps it is under 4.7 inches wide, so that shown at a
+# phone's width (PHONE_FIGURE_PX, 342 px of a 390 px screen) its smallest letters stay above 9 px.
 _BOX_WIDTH, _BOX_HEIGHT, _STEP = 0.78, 0.5, 1.15
+# A label with a subscript ($h_1$, $W_{hh}$) is larger: its script, smaller than the label, stays at 9 px
+# on a phone (rnndoc.plots.smallest_text_px).
+_MATH = 13
 
 
 def _node(ax, xy, text, color, value=None):
@@ -59,10 +68,11 @@ def _node(ax, xy, text, color, value=None):
             edgecolor="0.25",
         )
     )
+    size = _MATH if "_" in text else 11
     if value is None:
-        ax.text(x, y, text, ha="center", va="center", fontsize=11)
+        ax.text(x, y, text, ha="center", va="center", fontsize=size)
     else:
-        ax.text(x, y + 0.22, text, ha="center", va="center", fontsize=11)
+        ax.text(x, y + 0.22, text, ha="center", va="center", fontsize=size)
         ax.text(x, y - 0.1, value, ha="center", va="center", fontsize=10, color="0.15", linespacing=1.1)
 
 
@@ -71,7 +81,7 @@ def _arrow(ax, start, end, label="", offset=(0.0, 0.0)):
                                  shrinkA=0, shrinkB=0))  # fmt: skip
     if label:
         mx, my = (start[0] + end[0]) / 2 + offset[0], (start[1] + end[1]) / 2 + offset[1]
-        ax.text(mx, my, label, ha="center", va="center", fontsize=10, color="0.15")
+        ax.text(mx, my, label, ha="center", va="center", fontsize=_MATH if "_" in label else 10, color="0.15")
 
 
 def draw_unrolled(
@@ -192,5 +202,73 @@ def plot_finite_difference_error(
     ax.set_xlabel(r"step $\varepsilon$")
     ax.set_ylabel("largest absolute error")
     ax.grid(True, which="major", alpha=0.3)
-    fig.legend(loc="outside lower center", ncols=2, fontsize=9.5, frameon=False)
+    fig.legend(loc="outside lower center", ncols=1, fontsize=10, frameon=False)
     return fig
+
+
+def smallest_text_px(fig: matplotlib.figure.Figure, shown_px: float = PHONE_FIGURE_PX) -> tuple[float, str]:
+    r"""The smallest glyph of ``fig``'s text, in CSS px, when the figure is shown ``shown_px`` wide.
+
+    Every visible text counts: titles, labels, tick labels, legends and annotations. A
+    mathtext label counts at its smallest glyph, so a subscript or superscript (matplotlib
+    sets them smaller than the label, by mathtext's shrink factor, as in ``$c_{t-1}$`` or a log axis's
+    ``$10^{-3}$``) counts at its own size. The figure is saved as the book saves it
+    (``bbox_inches="tight"``); its width at ``fig.dpi`` is its width in CSS px (the book's
+    retina images are shown at half their pixels), and a figure wider than ``shown_px`` is
+    scaled down to it.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    shown_px : float, default :data:`PHONE_FIGURE_PX`
+        The width the figure is shown at.
+
+    Returns
+    -------
+    (float, str)
+        The size of the smallest glyph's font (its em, as CSS ``font-size``) in px, and the
+        text it belongs to.
+
+    Raises
+    ------
+    TypeError
+        If ``fig`` is not a matplotlib figure or ``shown_px`` not a number.
+    ValueError
+        If ``shown_px`` is not positive, or the figure has no visible text.
+
+    Examples
+    --------
+    >>> import matplotlib.figure
+    >>> from rnndoc.plots import smallest_text_px
+    >>> fig = matplotlib.figure.Figure(figsize=(3.0, 2.0), dpi=100)
+    >>> _ = fig.text(0.1, 0.5, "plain", fontsize=10)
+    >>> _ = fig.text(0.5, 0.5, "$c_{t-1}$", fontsize=10)
+    >>> px, text = smallest_text_px(fig)  # 3 inches: shown at its own width
+    >>> round(px, 2), text  # the subscript: 0.7 of 10 points, at 100 px per 72 points
+    (9.72, '$c_{t-1}$')
+    """
+    import io  # noqa: PLC0415
+
+    import matplotlib.text  # noqa: PLC0415
+    from matplotlib.mathtext import MathTextParser  # noqa: PLC0415
+    from PIL import Image  # noqa: PLC0415 (matplotlib's own dependency)
+
+    check_instance("fig", fig, matplotlib.figure.Figure, "a matplotlib Figure")
+    shown_px = check_float("shown_px", shown_px, positive=True)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", bbox_inches="tight")  # as the notebooks save it; draws the ticks
+    width = Image.open(buffer).size[0]
+    parser = MathTextParser("path")
+    sizes = []
+    for text in fig.findobj(matplotlib.text.Text):
+        label = text.get_text()
+        if not (text.get_visible() and label.strip()):
+            continue
+        points = float(text.get_fontproperties().get_size_in_points())
+        if not text.get_usetex() and label.count("$") >= 2 and label.count("$") % 2 == 0:
+            glyphs = parser.parse(label, 72, text.get_fontproperties()).glyphs
+            points = min((glyph[1] for glyph in glyphs), default=points)
+        sizes.append((points * fig.dpi / 72 * min(1.0, shown_px / width), label))
+    if not sizes:
+        raise ValueError("fig has no visible text")
+    return min(sizes)

@@ -7,6 +7,7 @@ import matplotlib.figure
 
 from .._validate import check_float, check_instance, check_mapping, check_str
 from ..colors import network_colors
+from ..gradient_plots import _PHONE_WIDTH
 from .task import MEAN_BASELINE_MSE
 from .training import AddingRun
 
@@ -29,7 +30,7 @@ def plot_learning_curves(
         A matplotlib colour per label; the same colour marks the run in both panels. By
         default the book's colour of each network (:func:`rnndoc.colors.network_colors`).
     probe_label : str, optional
-        With it, a second panel plots the ``probe`` list of each :class:`AddingRun` (log scale),
+        With it, a second panel, below the first, plots the ``probe`` list of each :class:`AddingRun` (log scale),
         with this y label.
     probe_threshold : float, optional
         Drawn as a dotted line across the second panel, labelled.
@@ -72,8 +73,9 @@ def plot_learning_curves(
     if probe_threshold is not None:
         check_float("probe_threshold", probe_threshold, positive=True)
     panels = 1 if probe_label is None else 2
-    fig = matplotlib.figure.Figure(figsize=(4.2 * panels + 0.6, 3.8), layout="constrained")
-    axes = fig.subplots(1, panels, squeeze=False)[0]
+    # phone-wide (see rnndoc.plots.smallest_text_px), the probe's panel below, sharing the steps
+    fig = matplotlib.figure.Figure(figsize=(_PHONE_WIDTH, 2.9 * panels + 1.3), layout="constrained")
+    axes = fig.subplots(panels, 1, squeeze=False, sharex=True)[:, 0]
     shades: dict[str, str | None] = dict(colors) if colors else network_colors(list(runs))
     # Curves that coincide (two failed runs at the baseline) stay visible: one marker per run,
     # and the runs listed first drawn on top.
@@ -89,9 +91,9 @@ def plot_learning_curves(
         axes[1].set_ylabel(probe_label)
         if probe_threshold is not None:
             axes[1].axhline(probe_threshold, color="0.3", ls=":", lw=1.2,
-                            label=f"threshold {probe_threshold:g} (right panel)")  # fmt: skip
+                            label=f"threshold {probe_threshold:g} (lower panel)")  # fmt: skip
+    axes[-1].set_xlabel("training step (Adam)")
     for ax in axes:
-        ax.set_xlabel("training step (Adam)")
         ax.grid(True, which="major", alpha=0.3)
-    fig.legend(loc="outside lower center", ncols=min(3, len(runs) + 1), fontsize=8, frameon=False)
+    fig.legend(loc="outside lower center", ncols=1, fontsize=10, frameon=False)
     return fig
