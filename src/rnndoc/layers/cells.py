@@ -33,7 +33,7 @@ __all__ = [
     "rnn_step_backward",
 ]
 
-_LSTM_SAVED = ("i", "f", "g", "o", "c", "tanh_c")
+_LSTM_SAVED = ("i", "f", "g", "o", "c_prev", "tanh_c")  # c_prev: c_(t-1), as lstm_step saves it
 _GRU_SAVED = ("h", "r", "z", "n", "q")
 
 

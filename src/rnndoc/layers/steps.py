@@ -113,7 +113,7 @@ def lstm_step(
     tanh_c = torch.tanh(c_next)  # (N, H)
     m = torch.mul(o, tanh_c, out=out if weight_hr is None else None)  # (N, H): m_t = o_t tanh(c_t)
     h_next = m if weight_hr is None else linear(m, weight_hr, out=out)  # (N, H_out): h_t = m_t W_p^T
-    return h_next, c_next, (i, f, g, o, c, tanh_c)
+    return h_next, c_next, (i, f, g, o, c, tanh_c)  # saved: c is c_(t-1) here
 
 
 def lstm_step_backward(dh_next, dc_next, saved, weight_hh: Weight, weight_hr: Weight | None, out=None):
@@ -122,12 +122,15 @@ def lstm_step_backward(dh_next, dc_next, saved, weight_hh: Weight, weight_hr: We
     ``dh_next`` is :math:`\delta h_t`, ``dc_next`` is :math:`\delta c_{t+1} \odot f_{t+1}` (the pair
     :math:`\lambda_t` of :eq:`eq-lstm-vjp`); returns :math:`\delta a_t` (N, 4H) and what step t
     alone sends back, :math:`\delta a_t W_{hh}` (N, H_out) and :math:`\delta c_t \odot f_t` (N, H),
-    the product of :eq:`eq-lstm-vjp`'s left side (the sweep adds output t - 1's gradient).
+    the product of :eq:`eq-lstm-vjp`'s left side. The first line of :eq:`eq-lstm-deltas`,
+    :math:`\delta h_t = \partial \mathcal{L}/\partial \text{output}_t + \delta a_{t+1} W_{hh}`, is the sum
+    :func:`rnndoc.layers.sweep.run_direction_backward` makes of this step's second return and output
+    t - 1's gradient before it calls step t - 1.
     """
-    i, f, g, o, c, tanh_c = saved
+    i, f, g, o, c_prev, tanh_c = saved
     delta_m = dh_next if weight_hr is None else dh_next @ weight_hr  # (N, H): delta m_t = delta h_t W_p
     delta_c = dc_next + delta_m * o * (1 - tanh_c * tanh_c)  # (N, H): delta c_t
-    by_i, by_f, by_g, by_o = delta_c * g, delta_c * c, delta_c * i, delta_m * tanh_c  # dL/d(gate value)
+    by_i, by_f, by_g, by_o = delta_c * g, delta_c * c_prev, delta_c * i, delta_m * tanh_c  # dL/d(gate value)
     delta_a = torch.cat(
         [by_i * i * (1 - i), by_f * f * (1 - f), by_g * (1 - g * g), by_o * o * (1 - o)], dim=1, out=out
     )  # (N, 4H): [delta i_t, delta f_t, delta g_t, delta o_t], by the pre-activations
@@ -266,8 +269,8 @@ def lstm_gates(saved) -> dict[str, torch.Tensor]:
     Read from what :func:`lstm_step` saved for the backward; :math:`c_t` by the step's own
     ``addcmul``, so it is the :math:`c_t` the step carried, bit for bit.
     """
-    i, f, g, o, c, _ = saved
-    return {"i": i, "f": f, "g": g, "o": o, "c": torch.addcmul(f * c, i, g)}  # each (N, H)
+    i, f, g, o, c_prev, _ = saved
+    return {"i": i, "f": f, "g": g, "o": o, "c": torch.addcmul(f * c_prev, i, g)}  # each (N, H); "c" is c_t
 
 
 def gru_gates(saved) -> dict[str, torch.Tensor]:
@@ -341,8 +344,8 @@ def _lstm_autocast_step(x_part, state, w, out=None):  # out: never given under a
 
 def _lstm_autocast_gates(saved) -> dict[str, torch.Tensor]:
     """:func:`lstm_gates` for :func:`_lstm_autocast_step`: :math:`c_t` by that step's arithmetic, bit for bit."""
-    i, f, g, o, c, _ = saved
-    return {"i": i, "f": f, "g": g, "o": o, "c": f * c + i * g}
+    i, f, g, o, c_prev, _ = saved
+    return {"i": i, "f": f, "g": g, "o": o, "c": f * c_prev + i * g}
 
 
 def _gru_autocast_step(x_part, state, w, out=None):  # out: never given under autocast

@@ -181,7 +181,7 @@ def run_layers(
             )
             outputs.append(out)  # (L, N, H_out)
             h_n.append(state[0])
-            c_n.append(state[-1])
+            c_n.extend(state[1:])  # an LSTM's c_t; nothing for the other kinds
         x = torch.cat(outputs, dim=2) if directions == 2 else outputs[0]  # (L, N, D*H_out): eq-bidirectional
     return x, torch.stack(h_n), None if c_0 is None else torch.stack(c_n)  # (lD, N, H_out), (lD, N, H)
 
