@@ -91,7 +91,6 @@ MODULES = sorted(SOURCE.rglob("*.py"))
 #: docs/ or a module's under src/rnndoc/.
 ALLOWED = {
     # the finite-difference step the book uses: rnndoc.finite_differences.FINITE_DIFF_EPS
-    ("chapters/bptt.md", "1e-6"): "FINITE_DIFF_EPS, drawn as the chosen step",
     ("finite_differences.py", "1e-6"): "FINITE_DIFF_EPS, the default step",
     ("witnesses.py", "1e-6"): "FINITE_DIFF_EPS, the default step",
     ("report.py", "1e-6"): "FINITE_DIFF_EPS, the default step",
