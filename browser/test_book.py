@@ -73,10 +73,16 @@ MEASURE = """async () => {
     const holder = box.closest('.math, .output, .cell_output, section');
     const label = holder && holder.id ? '#' + holder.id : (box.closest('[id]') || {id: ''}).id;
     const tex = (source.get(box) || box.textContent).replace(/\\s+/g, ' ').trim();
+    // its width at MathJax's own size, before rnndoc.js set it smaller (what a reader sees
+    // until the script has run, and for good where it does not)
+    const set = box.style.fontSize;
+    if (box.dataset.rnndocSize !== undefined) { box.style.fontSize = box.dataset.rnndocSize; }
+    const own_size_scroll = box.scrollWidth;
+    box.style.fontSize = set;
     return {
       tex: tex.slice(0, 90), where: label,
       natural: Math.ceil(box.querySelector('mjx-math').getBoundingClientRect().width),
-      scroll: box.scrollWidth, client: box.clientWidth, own_scroll: own_scroll,
+      scroll: box.scrollWidth, client: box.clientWidth, own_scroll: own_scroll, own_size_scroll: own_size_scroll,
       cue: box.classList.contains('rnndoc-scrolls'),
       right: Math.ceil(box.getBoundingClientRect().right),
     };
@@ -95,7 +101,17 @@ MEASURE = """async () => {
     scroll: pre.scrollWidth, client: pre.clientWidth,
     cue: pre.classList.contains('rnndoc-scrolls'),
   }));
+  // the previous/next links under the page: each title whole inside its link and the window
+  const footer = Array.from(document.querySelectorAll('.prev-next-area a')).map(link => {
+    const parts = [link].concat(Array.from(link.querySelectorAll('*')));
+    return {
+      title: link.textContent.replace(/\\s+/g, ' ').trim().slice(0, 60),
+      overflow: Math.max(...parts.map(el => el.scrollWidth - el.clientWidth)),
+      right: Math.ceil(Math.max(...parts.map(el => el.getBoundingClientRect().right))),
+    };
+  });
   return {
+    footer: footer,
     // the layout viewport: a phone zooms out over a page wider than itself, widening innerWidth
     column: Math.floor(width), window: document.documentElement.clientWidth,
     equations: equations, tables: tables, code: code,
@@ -104,12 +120,24 @@ MEASURE = """async () => {
 }"""
 
 #: Desktop and phone widths (CSS px) at which every page is measured.
-WIDTHS = {"desktop": 1280, "phone": 390}
+#: "narrow" is a phone's width in a plain (desktop) window: MathJax sets its equations larger
+#: there than on an emulated phone, so an equation that just fits a phone may not fit it.
+WIDTHS = {"desktop": 1280, "phone": 390, "narrow": 390}
+FIT["narrow"] = 0
 
 #: Pages where a display equation may scroll in its box on a phone, as a last resort: the API
 #: reference, whose equations are the package's docstrings. Everywhere else (the chapters, the
 #: notation page, the cheat sheet) a phone shows every equation whole.
 MAY_SCROLL = frozenset({"api.html"})
+
+#: Equations that still fit a 390 px window only once rnndoc.js has set them smaller (before it
+#: runs, and where it does not, they are cut at the edge of their box): to be made narrower,
+#: then taken off this list. Any other equation must fit at MathJax's own size.
+SET_SMALLER_PENDING = frozenset(
+    "eq-" + name
+    for name in ("lstm-bptt", "char-lm", "chain", "bi-split", "cell-loop", "bidirectional", "delta",
+                 "stack-down", "h0-grad")
+)  # fmt: skip
 
 
 def fit_problems(measured: dict, width_name: str, may_scroll: bool = False) -> list[str]:
@@ -127,11 +155,23 @@ def fit_problems(measured: dict, width_name: str, may_scroll: bool = False) -> l
     scrolls with the cue.
     """
     problems = []
+    if width_name == "narrow":  # a phone's width in a plain window: the phone's rules
+        width_name = "phone"
     for eq in measured["equations"]:
         sizes = f"{eq['natural']} px typeset, box {eq['client']} px (scrollWidth {eq['scroll']})"
         too_wide = eq["natural"] > measured["column"] + 1 or eq["scroll"] > eq["client"] + 1
         if width_name == "desktop" and too_wide:
             problems.append(f"cut off at {measured['column']} px column: {sizes}: {eq['where']}: {eq['tex']}")
+        elif (
+            width_name == "phone"
+            and eq.get("own_size_scroll", 0) > eq["client"] + 1
+            and not may_scroll
+            and eq["where"].removeprefix("#equation-") not in SET_SMALLER_PENDING
+        ):
+            # rnndoc.js sets it smaller to fit, but until it has run (and where it does not) the
+            # reader sees it cut at the edge of its box
+            problems.append(f"fits its box only once set smaller ({eq['own_size_scroll']} px at MathJax's"
+                            f" size, box {eq['client']} px): {eq['where']}: {eq['tex']}")  # fmt: skip
         elif width_name == "phone" and too_wide and not may_scroll:
             problems.append(f"cut off on a phone ({measured['column']} px column): {sizes}: "
                             f"{eq['where']}: {eq['tex']}")  # fmt: skip
@@ -156,6 +196,10 @@ def fit_problems(measured: dict, width_name: str, may_scroll: bool = False) -> l
             )
         elif not cell["cue"]:
             problems.append(f"code scrolls with no visible cue: {cell['where']}: {cell['line']}")
+    for link in measured.get("footer", []):  # the previous/next titles wrap, never clipped
+        if link["overflow"] > 1 or link["right"] > measured["window"] + 1:
+            problems.append(f"footer link cut off (by {link['overflow']} px, right edge {link['right']} px): "
+                            f"{link['title']}")  # fmt: skip
     if width_name == "phone" and measured["page_overflow"] > 1:
         problems.append(f"the page scrolls sideways by {measured['page_overflow']} px")
     return problems
@@ -212,7 +256,8 @@ def test_equations_fit(browser, book_url, page_path, width_name):
     visible cue; nowhere may the page itself scroll sideways.
     """
     phone = width_name == "phone"
-    context = screen(browser, WIDTHS[width_name], phone=phone, height=844 if phone else 800, scale=3)
+    height = 800 if width_name == "desktop" else 844
+    context = screen(browser, WIDTHS[width_name], phone=phone, height=height, scale=3)
     page = context.new_page()
     page.goto(book_url + page_path, wait_until="networkidle")
     measured = page.evaluate(MEASURE)
@@ -241,8 +286,17 @@ def test_fit_problems_names_each_case():
     beside_number = page(eq(300, 280, 343), window=390)  # fits the column, not its numbered box
     assert "cut off on a phone" in fit_problems({**beside_number, "column": 340}, "phone")[0]
     assert fit_problems({**page(eq(270, 280, 270), window=390), "column": 340}, "phone") == []
+    shrunk = {**page({**eq(270, 280, 280), "own_size_scroll": 300}, window=390), "column": 340}
+    assert "only once set smaller" in fit_problems(shrunk, "narrow")[0]
     hidden = page(eq(650, 340, 650, cue=False), window=390)
     assert "no visible cue" in fit_problems({**hidden, "column": 340}, "phone", may_scroll=True)[0]
+    cut = {**page(window=390), "footer": [{"title": "Next 2. Backpropagation", "overflow": 30, "right": 420}]}
+    assert "footer link cut off" in fit_problems({**cut, "column": 340}, "phone")[0]
+    whole = {
+        **page(window=390),
+        "footer": [{"title": "Next 2. Backpropagation", "overflow": 0, "right": 380}],
+    }
+    assert fit_problems({**whole, "column": 340}, "phone") == []
     wide_table = {**page(), "tables": [{"where": "t", "head": "topic", "width": 700, "room": 600}]}
     assert "table wider than its room" in fit_problems(wide_table, "desktop")[0]
     bare = {"where": "t", "head": "topic", "width": 600, "room": 600, "scrolls": True, "cue": False}
