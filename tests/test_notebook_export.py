@@ -171,11 +171,14 @@ def test_a_solution_is_folded_with_its_code_cells():
             {"cell_type": "markdown", "metadata": {}, "source": exercise},
             {"cell_type": "code", "source": "x = 1\nprint(x)", "outputs": [], "execution_count": 1,
              "metadata": {}},
-            {"cell_type": "markdown", "metadata": {}, "source": "The answer.\n\n```{solution-end}\n```\n\nAfter."},
+            {"cell_type": "markdown", "metadata": {}, "source": "The answer.\n\n```{solution-end}\n```\n\nAfter.\n\n"
+             + exercise.replace("ex-a", "ex-b")},
         ],
         "metadata": {},
     }  # fmt: skip
-    book = notebook_export.Book(url="../", install="# install", numbers={"chapters/x": {"ex-a": "19.1"}})
+    book = notebook_export.Book(
+        url="../", install="# install", numbers={"chapters/x": {"ex-a": "19.1", "ex-b": "19.2"}}
+    )
     cells = notebook_export.export_notebook(notebook, "chapters/x", book)["cells"]
     sources = [c["source"] for c in cells]
     assert sources[0].startswith("> **Exercise 19.1** (Train)")
@@ -187,7 +190,9 @@ def test_a_solution_is_folded_with_its_code_cells():
     assert sources[4].startswith("<details>")
     assert "The answer." in sources[4]
     assert sources[4].endswith("</details>")
-    assert sources[5:] == ["##### End of the solution to Exercise 19.1", "After."]
+    assert sources[5] == "##### End of the solution to Exercise 19.1"
+    assert sources[6].startswith("After.\n\n> **Exercise 19.2** (Train)")  # the same cell
+    assert sources[7] == "##### Solution to Exercise 19.2"
     assert not any("<details>\n<summary><b>Solution" in s for s in sources)  # no empty fold
 
 

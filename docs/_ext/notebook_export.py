@@ -351,10 +351,10 @@ class _Chapter:
         if name == "solution-start":
             self.solution = self.book.numbers.get(self.docname, {}).get(arg, "")
             self.in_solution = True
-            return _SOLUTION_START
+            return f"{_SOLUTION_START}{self.solution}\x00"
         if name == "solution-end":
             self.in_solution = False
-            return _SOLUTION_END
+            return f"{_SOLUTION_END}{self.solution}\x00"
         raise ExportError(f"{self.docname}: no plain Markdown for the directive {{{name}}}")
 
     def display_math(self, latex: str, label: str | None) -> str:
@@ -372,14 +372,15 @@ class _Chapter:
         in_solution = self.in_solution  # as this cell starts
         text = self.markdown(source)
         cells: list[tuple[str, dict]] = []
-        for part in re.split(f"({_SOLUTION_START}|{_SOLUTION_END})", text):
-            if part == _SOLUTION_START:
+        for part in re.split(f"((?:{_SOLUTION_START}|{_SOLUTION_END})[^\x00]*\x00)", text):
+            if part.startswith(_SOLUTION_START):  # the exercise's number, then \x00
                 in_solution = True
-                heading = f"{_SOLUTION_LEVEL} Solution to Exercise {self.solution}"
+                heading = f"{_SOLUTION_LEVEL} Solution to Exercise {part[len(_SOLUTION_START) : -1]}"
                 cells.append((heading, {"jp-MarkdownHeadingCollapsed": True}))
-            elif part == _SOLUTION_END:
+            elif part.startswith(_SOLUTION_END):
                 in_solution = False
-                cells.append((f"{_SOLUTION_LEVEL} End of the solution to Exercise {self.solution}", {}))
+                number = part[len(_SOLUTION_END) : -1]
+                cells.append((f"{_SOLUTION_LEVEL} End of the solution to Exercise {number}", {}))
             elif part.strip() and in_solution:
                 summary = "<summary><b>Show this part of the solution</b></summary>"
                 cells.append((f"<details>\n{summary}\n\n{part.strip()}\n\n</details>", {}))
@@ -389,7 +390,7 @@ class _Chapter:
 
 
 #: Placeholders for the solution's directives in a rewritten cell (split into cells after).
-_SOLUTION_START, _SOLUTION_END = "\x00solution-start\x00", "\x00solution-end\x00"
+_SOLUTION_START, _SOLUTION_END = "\x00solution-start:", "\x00solution-end:"
 #: The level of a solution's heading: below the chapter's sections.
 _SOLUTION_LEVEL = "#####"
 
