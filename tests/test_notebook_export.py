@@ -159,3 +159,62 @@ def test_a_numref_wrapped_in_its_text_reads_on_one_line():
     chapter = notebook_export._Chapter(book, "chapters/y", {})
     text = chapter.markdown("as {numref}`in\nChapter %s <chap-x>`, we flip it.\n\n% a comment\n")
     assert text == "as [in Chapter 3](../chapters/x.html#chap-x), we flip it."
+
+
+def test_a_solution_is_folded_with_its_code_cells():
+    """A solution's cells sit under a heading collapsed in JupyterLab (its code cells hidden
+    too, its prose in a <details> for other viewers), a closing heading ends the section, and
+    no <details> is left empty (a solution that starts with code)."""
+    exercise = "```{exercise} Train\n:label: ex-a\n\nDo it.\n```\n\n```{solution-start} ex-a\n:class: dropdown\n```\n"
+    notebook = {
+        "cells": [
+            {"cell_type": "markdown", "metadata": {}, "source": exercise},
+            {"cell_type": "code", "source": "x = 1\nprint(x)", "outputs": [], "execution_count": 1,
+             "metadata": {}},
+            {"cell_type": "markdown", "metadata": {}, "source": "The answer.\n\n```{solution-end}\n```\n\nAfter.\n\n"
+             + exercise.replace("ex-a", "ex-b")},
+        ],
+        "metadata": {},
+    }  # fmt: skip
+    book = notebook_export.Book(
+        url="../", install="# install", numbers={"chapters/x": {"ex-a": "19.1", "ex-b": "19.2"}}
+    )
+    cells = notebook_export.export_notebook(notebook, "chapters/x", book)["cells"]
+    sources = [c["source"] for c in cells]
+    assert sources[0].startswith("> **Exercise 19.1** (Train)")
+    assert sources[1] == "##### Solution to Exercise 19.1"
+    assert cells[1]["metadata"] == {"jp-MarkdownHeadingCollapsed": True}
+    assert sources[2] == "# install"
+    assert sources[3] == "x = 1\nprint(x)"
+    assert cells[3]["metadata"]["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
+    assert sources[4].startswith("<details>")
+    assert "The answer." in sources[4]
+    assert sources[4].endswith("</details>")
+    assert sources[5] == "##### End of the solution to Exercise 19.1"
+    assert sources[6].startswith("After.\n\n> **Exercise 19.2** (Train)")  # the same cell
+    assert sources[7] == "##### Solution to Exercise 19.2"
+    assert not any("<details>\n<summary><b>Solution" in s for s in sources)  # no empty fold
+
+
+def test_a_loop_that_only_computes_what_it_glues_is_removed():
+    source = (
+        "for lo in (1, 2):\n    n = lo + 1\n    glue(f'n_{lo}', n)\n"
+        "for lo in (1, 2):\n    kept = lo\n    glue('k', kept)\nprint(kept)\n"
+    )
+    assert notebook_export.strip_glue(source) == ("for lo in (1, 2):\n    kept = lo\nprint(kept)")
+
+
+def test_a_figure_cell_keeps_no_myst_in_its_metadata():
+    figure = {"figure": {"caption": "The {glue:text}`k` curves.", "name": "fig-a"}}
+    notebook = {
+        "cells": [{"cell_type": "code", "source": "x = 1", "outputs": [], "execution_count": 1,
+                   "metadata": {"mystnb": figure}}],
+        "metadata": {},
+    }  # fmt: skip
+    book = notebook_export.Book(url="../", install="# install")
+    with pytest.raises(notebook_export.ExportError):  # the glued value is not in this notebook
+        notebook_export.export_notebook(notebook, "chapters/x", book)
+    figure["figure"]["caption"] = "The curves."
+    cells = notebook_export.export_notebook(notebook, "chapters/x", book)["cells"]
+    assert "mystnb" not in cells[1]["metadata"]
+    assert "The curves." in cells[2]["source"]

@@ -15,9 +15,12 @@ adds it to every chapter's download menu:
   ``https://owner.github.io/rnndoc/``; unset, links are relative to the notebook's place in
   the built site); citations as "(Author, year)" linked to the references page;
   notes as block quotes; exercises as bold-titled block quotes, numbered as in the book;
-  solutions folded in ``<details>`` (their code cells collapsed, ``jupyter.source_hidden``).
+  solutions under a heading that JupyterLab shows collapsed (``jp-MarkdownHeadingCollapsed``),
+  ended by a heading of their own, their prose in ``<details>`` and their code cells
+  collapsed (``jupyter.source_hidden``).
 - **Code cells**: the ``glue(...)`` calls and ``from myst_nb import glue`` removed (a block
-  left empty gets ``pass``; a cell left empty is dropped) with the glue outputs they made;
+  left empty gets ``pass``; a cell left empty is dropped; a loop left computing only what it
+  glued is dropped too) with the glue outputs they made; the cells' ``mystnb`` metadata dropped;
   outputs kept; cells the book hides (``remove-input``, ``hide-input``) collapsed; a
   figure's caption and alt text (cell metadata, which Jupyter does not show) written into a
   Markdown cell after it, the alt text in a ``<details>`` "Figure description".
@@ -153,6 +156,7 @@ class _Chapter:
     def __init__(self, book: Book, docname: str, glue: dict[str, dict]) -> None:
         self.book, self.docname, self.glue = book, docname, glue
         self.in_solution = False  # inside a solution's cells (solution-start .. solution-end)
+        self.solution = ""  # the number of the exercise whose solution is open or last closed
 
     # links ---------------------------------------------------------------------------------
     def page(self, docname: str, anchor: str = "") -> str:
@@ -345,12 +349,12 @@ class _Chapter:
                 for terms, text in entries
             )
         if name == "solution-start":
-            number = self.book.numbers.get(self.docname, {}).get(arg, "")
+            self.solution = self.book.numbers.get(self.docname, {}).get(arg, "")
             self.in_solution = True
-            return f"<details>\n<summary><b>Solution to Exercise {number}</b></summary>\n"
+            return f"{_SOLUTION_START}{self.solution}\x00"
         if name == "solution-end":
             self.in_solution = False
-            return "</details>"
+            return f"{_SOLUTION_END}{self.solution}\x00"
         raise ExportError(f"{self.docname}: no plain Markdown for the directive {{{name}}}")
 
     def display_math(self, latex: str, label: str | None) -> str:
@@ -360,21 +364,35 @@ class _Chapter:
             tag = f" \\tag{{{number}}}"
         return f"$$\n{latex.strip()}{tag}\n$$"
 
-    def markdown_cell(self, source: str) -> str:
-        was_open = self.in_solution
+    def markdown_cells(self, source: str) -> list[tuple[str, dict]]:
+        """One Markdown cell's text as cells (text, metadata): a solution gets a heading cell
+        of its own, collapsed in JupyterLab with every cell under it (its prose, in a
+        ``<details>`` for other viewers, and its code cells, hidden), and a closing heading
+        that ends the collapsed section, so that what follows the solution stays in view."""
+        in_solution = self.in_solution  # as this cell starts
         text = self.markdown(source)
-        if was_open and not text.lstrip().startswith("<details>"):
-            # the solution goes on after its code cells: fold this part too (a cell's HTML is
-            # rendered on its own, so each part is a <details> of its own)
-            close = text.find("</details>")
-            head, tail = (text[:close], text[close:]) if close >= 0 else (text, "")
-            if head.strip():
-                text = f"<details>\n<summary><b>Solution, continued</b></summary>\n\n{head.strip()}\n\n{tail}"
-            else:
-                text = tail.replace("</details>", "", 1).strip()
-        if self.in_solution and text.count("<details>") > text.count("</details>"):
-            text += "\n\n</details>"
-        return text.strip()
+        cells: list[tuple[str, dict]] = []
+        for part in re.split(f"((?:{_SOLUTION_START}|{_SOLUTION_END})[^\x00]*\x00)", text):
+            if part.startswith(_SOLUTION_START):  # the exercise's number, then \x00
+                in_solution = True
+                heading = f"{_SOLUTION_LEVEL} Solution to Exercise {part[len(_SOLUTION_START) : -1]}"
+                cells.append((heading, {"jp-MarkdownHeadingCollapsed": True}))
+            elif part.startswith(_SOLUTION_END):
+                in_solution = False
+                number = part[len(_SOLUTION_END) : -1]
+                cells.append((f"{_SOLUTION_LEVEL} End of the solution to Exercise {number}", {}))
+            elif part.strip() and in_solution:
+                summary = "<summary><b>Show this part of the solution</b></summary>"
+                cells.append((f"<details>\n{summary}\n\n{part.strip()}\n\n</details>", {}))
+            elif part.strip():
+                cells.append((part.strip(), {}))
+        return cells
+
+
+#: Placeholders for the solution's directives in a rewritten cell (split into cells after).
+_SOLUTION_START, _SOLUTION_END = "\x00solution-start:", "\x00solution-end:"
+#: The level of a solution's heading: below the chapter's sections.
+_SOLUTION_LEVEL = "#####"
 
 
 def _options(content: str) -> tuple[dict[str, str], str]:
@@ -397,6 +415,26 @@ def _options(content: str) -> tuple[dict[str, str], str]:
 # --- code ------------------------------------------------------------------------------------------
 
 
+def is_glue_call(stmt: ast.AST) -> bool:
+    """Whether a statement is a call ``glue(...)`` on its own."""
+    return (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == "glue")  # fmt: skip
+
+
+def read_by(tree: ast.AST, skip: list[ast.stmt]) -> set[str]:
+    """The names read in ``tree`` outside the glue calls and the statements in ``skip``."""
+    names: set[str] = set()
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if is_glue_call(node) or any(node is s for s in skip):
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        stack.extend(ast.iter_child_nodes(node))
+    return names
+
+
 def strip_glue(source: str) -> str:
     """The cell's code without ``from myst_nb import glue`` and its ``glue(...)`` statements.
 
@@ -414,9 +452,15 @@ def strip_glue(source: str) -> str:
             return True
         if isinstance(stmt, (ast.For, ast.If, ast.With)):  # a loop or branch that only glues
             blocks = [stmt.body, getattr(stmt, "orelse", [])]
-            return all(is_glue(inner) for block in blocks for inner in block)
-        return (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
-                and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == "glue")  # fmt: skip
+            rest = [inner for block in blocks for inner in block if not is_glue(inner)]
+            # or that only computes what it glues: assignments read by nothing but the glue
+            # calls and each other (a loop left doing nothing once its glue calls are gone)
+            if not all(isinstance(i, ast.Assign) and all(isinstance(t, ast.Name) for t in i.targets)
+                       for i in rest):  # fmt: skip
+                return False
+            assigned = {t.id for i in rest for t in i.targets}
+            return not assigned & read_by(tree, skip=rest)
+        return is_glue_call(stmt)
 
     def visit(node: ast.AST) -> None:  # a removed statement's own body is not visited
         for name in ("body", "orelse", "finalbody", "handlers"):
@@ -564,10 +608,11 @@ def export_notebook(notebook: dict, docname: str, book: Book) -> dict:
         cell = copy.deepcopy(original)
         source = _source(cell)
         if cell["cell_type"] == "markdown":
-            text = chapter.markdown_cell(source)
-            if text:
-                cell["source"] = text
-                cells.append(cell)
+            for text, extra in chapter.markdown_cells(source):
+                part = copy.deepcopy(cell)
+                part["source"] = text
+                part["metadata"].update(extra)
+                cells.append(part)
             continue
         if cell["cell_type"] != "code":
             cells.append(cell)
@@ -588,11 +633,13 @@ def export_notebook(notebook: dict, docname: str, book: Book) -> dict:
             hidden["source_hidden"] = True
         if chapter.in_solution or tags & {"remove-output", "hide-output", "remove-cell", "hide-cell"}:
             hidden["outputs_hidden"] = True
+            meta["collapsed"] = True  # the classic notebook's flag for folded outputs
         if hidden:
             meta.setdefault("jupyter", {}).update(hidden)
-        cells.append(cell)
         figure = meta.get("mystnb", {}).get("figure")
         alt = meta.get("mystnb", {}).get("image", {}).get("alt")
+        meta.pop("mystnb", None)  # MyST (a caption's roles): written into the cell after
+        cells.append(cell)
         if alt:  # also where nbconvert's HTML finds an image's alt text (output metadata)
             for output in outputs:
                 for mime in (m for m in output.get("data", {}) if m.startswith("image/")):
