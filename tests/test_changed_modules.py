@@ -102,7 +102,9 @@ def test_a_layer_attribute_changed_after_construction_is_refused_as_torch_refuse
     x = torch.randn(5, 2, 3, dtype=F64)
     with pytest.raises(RuntimeError):
         module(x)  # torch: "Expected more weights in stacked_rnn" and the like
-    match = rf"module\.{attr} is {value}, but its weights are those of {attr}={built[attr]} .*was {attr} changed"
+    match = (
+        rf"module\.{attr} is {value}, but its weights are those of {attr}={built[attr]} .*was {attr} changed"
+    )
     with pytest.raises(ValueError, match=match):
         forward(module, x)
     output, _ = module.__class__(3, 4, dtype=F64)(x)  # a gradient of the output's shape
@@ -115,7 +117,9 @@ def test_the_chapter_helpers_refuse_a_changed_num_layers_or_bias(kind, helper):
     x = torch.randn(4, 3, dtype=F64)
     fewer = kind(3, 4, num_layers=2, dtype=F64)
     fewer.num_layers = 1  # passes the one-layer check, but the weights are two layers'
-    with pytest.raises(ValueError, match=r"module\.num_layers is 1, but its weights are those of num_layers=2"):
+    with pytest.raises(
+        ValueError, match=r"module\.num_layers is 1, but its weights are those of num_layers=2"
+    ):
         helper(fewer, x)
     unflagged = kind(3, 4, dtype=F64)
     unflagged.bias = False
@@ -199,7 +203,9 @@ def test_another_dtype_under_autocast_is_refused_naming_the_input(module, x, mat
 
 
 def test_a_cell_blames_its_input_for_a_dtype_outside_autocast():
-    with pytest.raises(TypeError, match=r"^input must have the dtype of weight_ih \(torch.float64\), got torch.float16$"):
+    with pytest.raises(
+        TypeError, match=r"^input must have the dtype of weight_ih \(torch.float64\), got torch.float16$"
+    ):
         forward(nn.LSTMCell(3, 4, dtype=F64), torch.zeros(2, 3, dtype=torch.float16))
 
 
@@ -234,9 +240,14 @@ def test_a_cell_reads_a_changed_hidden_size_only_for_a_default_state(kind):
 
 def test_a_wrong_length_state_or_gradient_says_its_length():
     lstm, x, h = nn.LSTM(3, 4, dtype=F64), torch.randn(5, 2, 3, dtype=F64), torch.zeros(1, 2, 4, dtype=F64)
-    with pytest.raises(TypeError, match=r"^hx of an LSTM must be a pair \(h_0, c_0\) of tensors, got a tuple of length 3$"):
+    with pytest.raises(
+        TypeError, match=r"^hx of an LSTM must be a pair \(h_0, c_0\) of tensors, got a tuple of length 3$"
+    ):
         forward(lstm, x, (h, h, h))
-    with pytest.raises(TypeError, match=r"^grad_hx must be a pair \(like the LSTM's state\) or None, got a tuple of length 1$"):
+    with pytest.raises(
+        TypeError,
+        match=r"^grad_hx must be a pair \(like the LSTM's state\) or None, got a tuple of length 1$",
+    ):
         backward(lstm, x, grad_hx=(h,))
     with pytest.raises(TypeError, match=r"^hx must be a pair \(h, c\) of tensors, got a list of length 1$"):
         forward(nn.LSTMCell(3, 4, dtype=F64), x[0], [h[0]])
@@ -248,7 +259,9 @@ def test_the_old_spectral_norm_hook_in_training_mode_is_named():
         warnings.simplefilter("ignore")  # torch deprecates the hook form
         nn.utils.spectral_norm(gru, "weight_hh_l0")
     x = torch.randn(5, 2, 3, dtype=F64)
-    with pytest.raises(ValueError, match=r"spectral_norm hook on weight_hh_l0 .*training mode.*module\.eval\(\)"):
+    with pytest.raises(
+        ValueError, match=r"spectral_norm hook on weight_hh_l0 .*training mode.*module\.eval\(\)"
+    ):
         forward(gru, x)
     gru.eval()  # followed there, without a power iteration
     _close(_tensors(forward(gru, x)), _tensors(gru(x)))
@@ -259,7 +272,10 @@ def test_the_old_spectral_norm_hook_in_training_mode_is_named():
     [(nn.GRU(3, 4, dtype=F64), torch.randn(5, 2, 3, dtype=F64)), (nn.GRUCell(3, 4, dtype=F64), torch.randn(2, 3, dtype=F64))],
 )  # fmt: skip
 def test_a_sparse_input_is_refused_by_name(module, x):
-    with pytest.raises(TypeError, match=r"^input must be a dense tensor \(layout torch.strided\), got layout torch.sparse_coo$"):
+    with pytest.raises(
+        TypeError,
+        match=r"^input must be a dense tensor \(layout torch.strided\), got layout torch.sparse_coo$",
+    ):
         forward(module, x.to_sparse())
 
 

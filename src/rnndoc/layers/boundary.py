@@ -247,10 +247,10 @@ def _as_autocast_runs_it(call: Call, module: nn.Module, form: str) -> Call:
         call.x.dtype == torch.float32
         or (call.x.dtype == torch.bfloat16 and bfloat16 is not None and bool(bfloat16()))
         or (
-        call.x.dtype == torch.float16
-        and not torch.is_grad_enabled()
-        and float16 is not None
-        and bool(float16())
+            call.x.dtype == torch.float16
+            and not torch.is_grad_enabled()
+            and float16 is not None
+            and bool(float16())
         )
     )
     fused = (

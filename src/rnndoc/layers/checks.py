@@ -79,7 +79,9 @@ def _check_axes(named: dict[str, tuple[object, str]]) -> dict[str, int]:
     return sizes
 
 
-def check_activation_dtypes(weight_name: str, weight: torch.Tensor, **activations: torch.Tensor | None) -> None:
+def check_activation_dtypes(
+    weight_name: str, weight: torch.Tensor, **activations: torch.Tensor | None
+) -> None:
     """The input and state tensors in the weights' dtype, or (under autocast on their device) in autocast's.
 
     torch's call accepts an activation in the autocast dtype under autocast (its products cast
@@ -94,7 +96,9 @@ def check_activation_dtypes(weight_name: str, weight: torch.Tensor, **activation
         if value.dtype == cast:
             continue
         also = f" or autocast's ({cast})" if autocast else ""
-        raise TypeError(f"{name} must have the dtype of {weight_name} ({weight.dtype}){also}, got {value.dtype}")
+        raise TypeError(
+            f"{name} must have the dtype of {weight_name} ({weight.dtype}){also}, got {value.dtype}"
+        )
 
 
 def _check_dtypes(tensors: dict[str, torch.Tensor]) -> None:
@@ -295,7 +299,9 @@ def _compiled_hint(module: object) -> str:
     return ""
 
 
-def check_sizes(module: nn.Module, params: dict[str, torch.Tensor], gates: int, state_given: bool = False) -> None:
+def check_sizes(
+    module: nn.Module, params: dict[str, torch.Tensor], gates: int, state_given: bool = False
+) -> None:
     """``hidden_size``, ``proj_size`` and ``input_size`` against the weights, which agree among
     themselves (:func:`check_weights`, :func:`check_cell_weights`): attributes changed after construction.
 
@@ -367,7 +373,11 @@ def check_projection(module: nn.Module) -> None:
 
 def layer_weight_names(num_layers: int, bidirectional: bool, bias: bool, proj_size: int) -> list[str]:
     """The names of a layer's weights, in torch's order (``_flat_weights_names``), for these attributes."""
-    kinds = ["weight_ih", "weight_hh"] + (["bias_ih", "bias_hh"] if bias else []) + (["weight_hr"] if proj_size else [])
+    kinds = (
+        ["weight_ih", "weight_hh"]
+        + (["bias_ih", "bias_hh"] if bias else [])
+        + (["weight_hr"] if proj_size else [])
+    )
     suffixes = ["", "_reverse"] if bidirectional else [""]
     return [f"{k}_l{n}{s}" for n in range(num_layers) for s in suffixes for k in kinds]
 
@@ -602,7 +612,11 @@ def check_pair(name: str, value: object, what: str, none_inside: bool = False) -
     if value is not None and not (
         isinstance(value, tuple | list) and len(value) == 2 and (none_inside or None not in value)
     ):
-        got = f"a {type(value).__name__} of length {len(value)}" if isinstance(value, tuple | list) else type(value).__name__
+        got = (
+            f"a {type(value).__name__} of length {len(value)}"
+            if isinstance(value, tuple | list)
+            else type(value).__name__
+        )
         if isinstance(value, tuple | list) and len(value) == 2:
             got = f"a {type(value).__name__} holding None"
         raise TypeError(f"{name} must be a pair {what} of tensors, got {got}")
@@ -645,7 +659,11 @@ def gradient_like(name: str, value: object, like):
         return _tensor_like(f"{name}.data", value.data, like.data)
     if isinstance(like, tuple):
         if value is not None and not (isinstance(value, tuple | list) and len(value) == 2):
-            got = f"a {type(value).__name__} of length {len(value)}" if isinstance(value, tuple | list) else type(value).__name__
+            got = (
+                f"a {type(value).__name__} of length {len(value)}"
+                if isinstance(value, tuple | list)
+                else type(value).__name__
+            )
             raise TypeError(f"{name} must be a pair (like the LSTM's state) or None, got {got}")
         parts = (None, None) if value is None else value
         return tuple(
