@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
+from typing import Any
 
 import torch
 from torch import nn
@@ -398,7 +399,7 @@ def check_flat_weights(module: nn.RNNBase, name: str = "module") -> None:
     if given is None:  # not made by nn.RNNBase.__init__: the weights are read by the attributes
         return
     given = list(given)
-    flags = {
+    flags: dict[str, Any] = {
         "num_layers": module.num_layers,
         "bidirectional": bool(module.bidirectional),
         "bias": bool(module.bias),
