@@ -279,6 +279,19 @@ def test_a_sparse_input_is_refused_by_name(module, x):
         forward(module, x.to_sparse())
 
 
+def test_a_sparse_state_is_refused_by_name():
+    x, h = torch.randn(5, 2, 3, dtype=F64), torch.zeros(1, 2, 4, dtype=F64)
+    with pytest.raises(
+        TypeError,
+        match=r"^hx \(h_0\) must be a dense tensor \(layout torch.strided\), got layout torch.sparse_coo$",
+    ):
+        forward(nn.GRU(3, 4, dtype=F64), x, h.to_sparse())
+    with pytest.raises(
+        TypeError, match=r"^hx must be a dense tensor \(layout torch.strided\), got layout torch.sparse_coo$"
+    ):
+        forward(nn.GRUCell(3, 4, dtype=F64), x[0], h[0].to_sparse())
+
+
 @pytest.mark.parametrize("module", [nn.LSTMCell(3, 4, dtype=F64), nn.RNN(3, 4, dtype=F64)])
 def test_gate_values_says_what_it_accepts(module):
     with pytest.raises(TypeError, match=r"^module must be an nn\.LSTM or nn\.GRU .*got (LSTMCell|RNN)$"):

@@ -135,8 +135,6 @@ def check_tensor(
 
     if not isinstance(value, torch.Tensor):
         raise TypeError(f"{name} must be a torch.Tensor, got {_kind(value)}")
-    if value.layout != torch.strided:
-        raise TypeError(f"{name} must be a dense tensor (layout torch.strided), got layout {value.layout}")
     if not value.is_floating_point():
         raise TypeError(f"{name} must have a floating dtype, got {value.dtype}")
     if shape is None:

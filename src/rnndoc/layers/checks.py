@@ -116,6 +116,12 @@ def _axes(labels: str) -> tuple[tuple[int, str], ...]:
     return tuple((int(pair[1] or 1), pair[2]) for pair in pairs if pair is not None)
 
 
+def check_dense(name: str, value: object) -> None:
+    """Refuse a sparse (or other non-strided) tensor: the products are dense ones (TypeError)."""
+    if isinstance(value, torch.Tensor) and value.layout != torch.strided:
+        raise TypeError(f"{name} must be a dense tensor (layout torch.strided), got layout {value.layout}")
+
+
 def check_real(name: str, value: torch.Tensor) -> None:
     """Refuse a complex tensor: the equations and gradients are written for real tensors."""
     if value.is_complex():
@@ -150,6 +156,7 @@ def saved_labels(saved: object, names: tuple[str, ...], step: str) -> dict:
 
 def as_batch(name: str, value: object, size: int, unbatched: bool, what: str) -> torch.Tensor:
     """A cell argument in the caller's layout ((N, size), or (size,) unbatched), returned as (N, size)."""
+    check_dense(name, value)
     if unbatched:
         return check_tensor(name, value, (size,), f"({what},) for unbatched input").unsqueeze(0)  # (1, size)
     return check_tensor(name, value, (None, size), f"(N, {what})")  # (N, size)
@@ -569,11 +576,13 @@ def check_packed(packed: PackedSequence, input_size: int) -> None:
 def check_sequence(module: nn.RNNBase, input: object, weight: torch.Tensor) -> str:
     """A layer's input; returns its form: "packed", "unbatched", "batch_first" or "time_first"."""
     if isinstance(input, PackedSequence):
+        check_dense("input.data", input.data)
         check_packed(input, module.input_size)
         check_activation_dtypes("weight_ih_l0", weight, **{"input.data": input.data})
         return "packed"
     if not isinstance(input, torch.Tensor):
         raise TypeError(f"input must be a torch.Tensor or PackedSequence, got {type(input).__name__}")
+    check_dense("input", input)
     layout = "(N, L, H_in)" if module.batch_first else "(L, N, H_in)"
     if input.dim() not in (2, 3):
         raise ValueError(
@@ -595,6 +604,7 @@ def check_layer_state(
     """h_0 or c_0 of a layer in the caller's layout, ``shape``, with the module's dtype."""
     if not isinstance(value, torch.Tensor):
         raise TypeError(f"{name} must be a torch.Tensor, got {type(value).__name__}")
+    check_dense(name, value)
     if tuple(value.shape) != shape:
         hint = ""
         if name.endswith("(h_0)") and module.proj_size and value.shape[-1] == module.hidden_size:
@@ -627,6 +637,7 @@ def check_cell_state(
     name: str, value: object, shape: tuple, labels: str, x: torch.Tensor, weight: torch.Tensor
 ) -> torch.Tensor:
     """An LSTM cell's c, as the batch of its h is, in the weights' dtype (or autocast's)."""
+    check_dense(name, value)
     c = check_tensor(name, value, shape, labels)
     check_activation_dtypes("weight_ih", weight, c=c)
     check_same_device("input", x, c=c)
