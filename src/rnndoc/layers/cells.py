@@ -582,9 +582,8 @@ def lstm_cell(
         raise TypeError("hx must be a pair (h, c) of tensors, got NoneType")
     h, c = hx
     out_size = None
-    if (
-        weight_hr is not None
-    ):  # (P, H): P from weight_hh's columns, H from weight_ih's rows, before hx is read
+    if weight_hr is not None:
+        # (P, H): P from weight_hh's columns, H from weight_ih's rows, checked before hx is read
         check_tensor("weight_hr", weight_hr, (None, None), "(P, H)")
         check_tensor("weight_ih", weight_ih, (None, None), "(4H, H_in)")
         check_tensor("weight_hh", weight_hh, (None, None), "(4H, P)")
