@@ -260,7 +260,7 @@ def test_the_old_spectral_norm_hook_in_training_mode_is_named():
         nn.utils.spectral_norm(gru, "weight_hh_l0")
     x = torch.randn(5, 2, 3, dtype=F64)
     with pytest.raises(
-        ValueError, match=r"spectral_norm hook on weight_hh_l0 .*training mode.*module\.eval\(\)"
+        TypeError, match=r"spectral_norm hook on weight_hh_l0 .*training mode.*module\.eval\(\)"
     ):
         forward(gru, x)
     gru.eval()  # followed there, without a power iteration

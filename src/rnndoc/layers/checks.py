@@ -260,7 +260,7 @@ def check_runs_as_torch_class(
     hooks = weight_hooks(module)
     for hook in module._forward_pre_hooks.values():
         if isinstance(hook, SpectralNorm) and module.training:  # weight_hooks follows it in eval mode
-            raise ValueError(
+            raise TypeError(
                 f"module has a spectral_norm hook on {hook.name} (torch.nn.utils.spectral_norm) and is in "
                 "training mode, where each call runs a power iteration that updates its vectors u and v "
                 "before computing the weight: call module.eval() first"
