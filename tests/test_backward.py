@@ -297,7 +297,8 @@ def _unpacked(packed):
     ids=["RNN", "GRU-bidirectional", "LSTM", "LSTM-proj", "GRUCell", "LSTMCell"],
 )
 @pytest.mark.filterwarnings("ignore:LSTM with projections is not supported with oneDNN")  # torch's own
-def test_under_autocast_the_gradients_take_autograds_dtypes(make):
+@pytest.mark.parametrize("input_dtype", [torch.float32, torch.bfloat16])  # bfloat16: autocast's own
+def test_under_autocast_the_gradients_take_autograds_dtypes(make, input_dtype):
     """Under CPU autocast (bfloat16) autograd returns each gradient in its leaf's own dtype
     (float32), whatever dtype the products ran in: so must backward.
 
@@ -308,7 +309,7 @@ def test_under_autocast_the_gradients_take_autograds_dtypes(make):
     torch.manual_seed(0)
     module = make().float()
     cell = isinstance(module, nn.RNNCellBase)
-    x = torch.randn(2, 3) if cell else torch.randn(5, 2, 3)  # (N, H_in) or (L, N, H_in)
+    x = (torch.randn(2, 3) if cell else torch.randn(5, 2, 3)).to(input_dtype)  # (N, H_in) or (L, N, H_in)
     leaf = x.clone().requires_grad_()
     with torch.autocast("cpu", dtype=torch.bfloat16):
         returned = module(leaf)
@@ -326,7 +327,8 @@ def test_under_autocast_the_gradients_take_autograds_dtypes(make):
             state_grad = tuple(grads[1:]) if len(grads) == 3 else grads[1]
             ours = backward(module, x, grad_output=grads[0], grad_hx=state_grad)
     names = ["input"] + [name for name, _ in module.named_parameters()]
-    assert [ours[name].dtype for name in names] == [e.dtype for e in expected] == [torch.float32] * len(names)
+    dtypes = [input_dtype] + [torch.float32] * (len(names) - 1)
+    assert [ours[name].dtype for name in names] == [e.dtype for e in expected] == dtypes
     for name, value in zip(names, expected, strict=True):
         scale = float(value.abs().max())
         torch.testing.assert_close(ours[name], value, rtol=0, atol=0.05 * scale, msg=name)

@@ -14,7 +14,7 @@ from torch import nn
 
 from ._validate import check_instance, check_same_device, check_same_dtype, check_tensor
 from .layers.boundary import effective_tensor
-from .layers.checks import check_no_backward_hooks, check_runs_as_torch_class
+from .layers.checks import check_flat_weights, check_no_backward_hooks, check_runs_as_torch_class
 
 __all__: list[str] = []  # internal: the chapters' helpers check their module here
 
@@ -71,8 +71,13 @@ def rnn_nonlinearity(name: str, module: nn.RNN) -> str:
     return "tanh" if mode == "RNN_TANH" else "relu"
 
 
-def weight_names(module: nn.RNNBase) -> tuple[str, ...]:
-    """The layer-0 weights the module computes with: the biases only with ``bias=True``."""
+def weight_names(module: nn.RNNBase, name: str = "module") -> tuple[str, ...]:
+    """The layer-0 weights the module computes with: the biases only with ``bias=True``.
+
+    ``num_layers``, ``bias`` and ``bidirectional`` changed after construction are refused
+    (ValueError naming the attribute), as torch's call refuses them.
+    """
+    check_flat_weights(module, name)
     kinds = ("weight_ih", "weight_hh") + (("bias_ih", "bias_hh") if module.bias else ())
     return tuple(f"{kind}_l0" for kind in kinds)
 
@@ -86,7 +91,7 @@ def layer_weights(
     ``{name}.weight_ih_l0`` and the like, and the input by ``input_name``).
     """
     weights = {}
-    for own in weight_names(module):
+    for own in weight_names(module, name):
         weights[own] = check_tensor(f"{name}.{own}", effective_tensor(module, own))
     check_same_dtype(**{f"{name}.weight_ih_l0": weights["weight_ih_l0"], input_name: input})
     check_same_dtype(**{f"{name}.{own}": w for own, w in weights.items()})

@@ -107,16 +107,21 @@ def forward(module: nn.Module, input, hx=None):
     ------
     TypeError
         If ``module`` is not one of the recurrent modules above or is complex, the input or
-        state is not a floating tensor of the module's dtype, an LSTM state is not a pair,
-        or the module has forward hooks or overrides ``forward``.
+        state is not a dense floating tensor of the module's dtype (under ``torch.autocast``,
+        or of autocast's), an LSTM state is not a pair, or the module has forward hooks
+        (``torch.nn.utils.spectral_norm``'s hook in training mode is named) or overrides
+        ``forward``.
     ValueError
         If a shape disagrees (the message names the argument, the expected shape with its
         axis names, and the actual one), a tensor is on another device than ``input`` (the
         message names both devices), a packed input is empty or malformed (the message names
-        its field), ``mode``/``nonlinearity`` is unknown, ``hidden_size`` or ``proj_size`` no
-        longer matches the weights (changed after construction; the message names the
-        attribute), dropout would be applied in training mode, or a parametrization in
-        training mode is ``spectral_norm`` or holds a dropout module (see above).
+        its field), ``mode``/``nonlinearity`` is unknown, ``hidden_size``, ``proj_size``,
+        ``num_layers``, ``bias`` or ``bidirectional`` of a layer no longer matches its weights
+        (changed after construction, where torch's call fails too; the message names the
+        attribute), dropout would be applied in training mode, or in training mode a
+        parametrization is ``spectral_norm`` or holds a dropout module (see above). A cell
+        reads its biases from the tensors it holds, as torch's call does, whatever its
+        ``bias`` says.
     RuntimeError
         If autograd must save a tensor made under ``torch.inference_mode()`` (outside that
         mode, with something requiring grad), where ``module(input, hx)`` fails too; the

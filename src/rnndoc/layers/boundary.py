@@ -17,6 +17,7 @@ from typing import Any
 
 import torch
 from torch import nn
+from torch.nn.utils import parametrize
 from torch.nn.utils.rnn import PackedSequence, pad_packed_sequence
 
 from . import checks
@@ -132,16 +133,28 @@ def _mode(module: nn.Module) -> str:
     return {"tanh": "RNN_TANH", "relu": "RNN_RELU"}[str(module.nonlinearity)]  # an nn.RNNCell
 
 
-def _names(module: nn.Module) -> dict[str, str]:
-    """The sweeps' name of every weight the module computes with, mapped to the module's name."""
-    kinds = ["weight_ih", "weight_hh"] + (["bias_ih", "bias_hh"] if module.bias else [])
+def _names(module: nn.Module, hooks: dict) -> dict[str, str]:
+    """The sweeps' name of every weight the module computes with, mapped to the module's name.
+
+    A cell's call passes ``self.bias_ih`` and ``self.bias_hh`` whatever ``bias`` says: a bias is
+    read where the module holds one (a tensor, or one a hook or parametrization computes), not
+    by the flag. A layer's weights are its attributes' (``check_flat_weights`` has compared them
+    with the ones it was built with).
+    """
     if not isinstance(module, nn.RNNBase):  # a cell
+        kinds = ["weight_ih", "weight_hh"] + [
+            kind
+            for kind in ("bias_ih", "bias_hh")
+            if kind in hooks
+            or parametrize.is_parametrized(module, kind)
+            or isinstance(getattr(module, kind, None), torch.Tensor)
+        ]
         return {f"{kind}_l0": kind for kind in kinds}
-    kinds += ["weight_hr"] if module.proj_size else []
-    suffixes = ["", "_reverse"] if module.bidirectional else [""]
     return {
         name: name
-        for name in (f"{k}_l{n}{s}" for n in range(module.num_layers) for s in suffixes for k in kinds)
+        for name in checks.layer_weight_names(
+            module.num_layers, module.bidirectional, module.bias, getattr(module, "proj_size", 0)
+        )
     }
 
 
@@ -149,14 +162,16 @@ def read_call(module: nn.Module, input, hx) -> Call:
     """Check ``module(input, hx)``'s arguments as torch would run them, and read them into a :class:`Call`."""
     hooks = checks.check_supported_module(module)  # and the forward pre-hooks that recompute a weight
     checks.check_projection(module)  # before the weights are read: weight_hr_l0 is read iff proj_size
-    mode, names = _mode(module), _names(module)
+    if isinstance(module, nn.RNNBase):
+        checks.check_flat_weights(module)  # num_layers, bias, bidirectional: the weights it was built with
+    mode, names = _mode(module), _names(module, hooks)
     params = {name: effective_tensor(module, own, hooks) for name, own in names.items()}
     weight = params["weight_ih_l0"]
     checks.check_real("module's weight_ih", weight)
     gates = {"LSTM": 4, "GRU": 3}.get(mode, 1)
     if not isinstance(module, nn.RNNBase):  # a cell (check_supported_module allows nothing else)
         checks.check_cell_weights(params, gates)  # the weights among themselves,
-        checks.check_sizes(module, params, gates)  # then the size attributes against them
+        checks.check_sizes(module, params, gates, state_given=hx is not None)  # then the size attributes
         return _read_cell(module, input, hx, mode, names, params)
     checks.check_weights(params, mode, module.num_layers, module.bidirectional)  # among themselves,
     checks.check_sizes(module, params, gates)  # then the attributes that size the input and the state
@@ -210,7 +225,7 @@ def _read_cell(module, input, hx, mode, names, params) -> Call:
     if mode == "LSTM":
         shape, labels = ((h.shape[1],), "(H,)") if unbatched else (tuple(h.shape), "(N, H)")
         c = layout.state(
-            checks.check_cell_state("c", zeros if c is None else c, shape, labels, x)
+            checks.check_cell_state("c", zeros if c is None else c, shape, labels, x, w_ih)
         )  # (1, N, H)
     return Call(
         mode, 1, False, names, params, dict(params), x[None], h[None], c, None, layout, (x.dtype, h.dtype)
@@ -221,16 +236,22 @@ def _as_autocast_runs_it(call: Call, module: nn.Module, form: str) -> Call:
     """Under CPU autocast, torch's LSTM runs oneDNN's fused kernel in the autocast dtype: do the same.
 
     torch takes that kernel for a non-empty ``nn.LSTM`` input on the CPU without projection or
-    packing, in float32, or in float16 where oneDNN supports it and autograd records nothing
+    packing, in float32, in bfloat16 where oneDNN supports it (an input already in autocast's
+    dtype), or in float16 where oneDNN supports it and autograd records nothing
     (``use_mkldnn`` in ATen's ``RNN.cpp``); everywhere else its steps are ordinary operations,
     which autocast casts one by one, as it casts ours.
     """
     float16 = getattr(torch.ops.mkldnn, "_is_mkldnn_fp16_supported", None)
-    fused_dtype = call.x.dtype == torch.float32 or (
-        call.x.dtype == torch.float16
-        and not torch.is_grad_enabled()
-        and float16 is not None
-        and bool(float16())
+    bfloat16 = getattr(torch.ops.mkldnn, "_is_mkldnn_bf16_supported", None)
+    fused_dtype = (
+        call.x.dtype == torch.float32
+        or (call.x.dtype == torch.bfloat16 and bfloat16 is not None and bool(bfloat16()))
+        or (
+            call.x.dtype == torch.float16
+            and not torch.is_grad_enabled()
+            and float16 is not None
+            and bool(float16())
+        )
     )
     fused = (
         call.mode == "LSTM"

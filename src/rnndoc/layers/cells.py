@@ -577,17 +577,29 @@ def lstm_cell(
     >>> h.shape, c.shape
     (torch.Size([2]), torch.Size([2]))
     """
-    if not (isinstance(hx, tuple | list) and len(hx) == 2):
-        raise TypeError(f"hx must be a pair (h, c) of tensors, got {type(hx).__name__}")
+    checks.check_pair("hx", hx, "(h, c)")
+    if hx is None:
+        raise TypeError("hx must be a pair (h, c) of tensors, got NoneType")
     h, c = hx
-    out_size = (
-        None if weight_hr is None else check_tensor("weight_hr", weight_hr, (None, None), "(P, H)").shape[0]
-    )
+    out_size = None
+    if weight_hr is not None:
+        # (P, H): P from weight_hh's columns, H from weight_ih's rows, checked before hx is read
+        check_tensor("weight_hr", weight_hr, (None, None), "(P, H)")
+        check_tensor("weight_ih", weight_ih, (None, None), "(4H, H_in)")
+        check_tensor("weight_hh", weight_hh, (None, None), "(4H, P)")
+        expected = (weight_hh.shape[1], weight_ih.shape[0] // 4)
+        if tuple(weight_hr.shape) != expected:
+            raise ValueError(
+                f"weight_hr must have shape (P, H) = {expected} (P: weight_hh's columns, H: a quarter of "
+                f"weight_ih's rows), got {tuple(weight_hr.shape)}"
+            )
+        out_size = weight_hr.shape[0]
     x, h2, unbatched, hidden_size = checks.check_cell_arguments(
         input, h, weight_ih, weight_hh, bias_ih, bias_hh, 4, out_size
     )
     c2 = checks.as_batch("hx[1] (c)", c, hidden_size, unbatched, "H")  # (N, H)
-    check_same_dtype(input=x, **{"hx[1] (c)": c2}, **({} if weight_hr is None else {"weight_hr": weight_hr}))
+    check_same_dtype(weight_ih=weight_ih, **({} if weight_hr is None else {"weight_hr": weight_hr}))
+    checks.check_activation_dtypes("weight_ih", weight_ih, **{"hx[1] (c)": c2})
     check_same_device("input", x, **{"hx[1] (c)": c2}, weight_hr=weight_hr)
     checks.check_lstm_shapes(
         **{"hx[0] (h)": (h2, "N,H_out"), "hx[1] (c)": (c2, "N,H")},

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
+from typing import Any
 
 import torch
 from torch import nn
@@ -79,6 +80,28 @@ def _check_axes(named: dict[str, tuple[object, str]]) -> dict[str, int]:
     return sizes
 
 
+def check_activation_dtypes(
+    weight_name: str, weight: torch.Tensor, **activations: torch.Tensor | None
+) -> None:
+    """The input and state tensors in the weights' dtype, or (under autocast on their device) in autocast's.
+
+    torch's call accepts an activation in the autocast dtype under autocast (its products cast
+    every operand to it); outside autocast, one dtype. The message blames the activation.
+    """
+    for name, value in activations.items():
+        if value is None or value.dtype == weight.dtype:
+            continue
+        device = value.device.type
+        autocast = torch.amp.is_autocast_available(device) and torch.is_autocast_enabled(device)
+        cast = torch.get_autocast_dtype(device) if autocast else None
+        if value.dtype == cast:
+            continue
+        also = f" or autocast's ({cast})" if autocast else ""
+        raise TypeError(
+            f"{name} must have the dtype of {weight_name} ({weight.dtype}){also}, got {value.dtype}"
+        )
+
+
 def _check_dtypes(tensors: dict[str, torch.Tensor]) -> None:
     """One dtype, unless autocast (on the first tensor's device) mixes them."""
     device = next(iter(tensors.values())).device.type
@@ -91,6 +114,12 @@ def _axes(labels: str) -> tuple[tuple[int, str], ...]:
     """``"N,4H"`` -> ((1, "N"), (4, "H")): each axis's multiple of its symbol."""
     pairs = [re.fullmatch(r"(\d*)(\w+)", axis.strip()) for axis in labels.split(",")]
     return tuple((int(pair[1] or 1), pair[2]) for pair in pairs if pair is not None)
+
+
+def check_dense(name: str, value: object) -> None:
+    """Refuse a sparse (or other non-strided) tensor: the products are dense ones (TypeError)."""
+    if isinstance(value, torch.Tensor) and value.layout != torch.strided:
+        raise TypeError(f"{name} must be a dense tensor (layout torch.strided), got layout {value.layout}")
 
 
 def check_real(name: str, value: torch.Tensor) -> None:
@@ -127,6 +156,7 @@ def saved_labels(saved: object, names: tuple[str, ...], step: str) -> dict:
 
 def as_batch(name: str, value: object, size: int, unbatched: bool, what: str) -> torch.Tensor:
     """A cell argument in the caller's layout ((N, size), or (size,) unbatched), returned as (N, size)."""
+    check_dense(name, value)
     if unbatched:
         return check_tensor(name, value, (size,), f"({what},) for unbatched input").unsqueeze(0)  # (1, size)
     return check_tensor(name, value, (None, size), f"(N, {what})")  # (N, size)
@@ -151,12 +181,13 @@ def check_cell_arguments(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, gate
     if h.shape[0] != x.shape[0]:
         raise ValueError(f"hx must have shape (N, H_out) = ({x.shape[0]}, {h_size}), got {tuple(hx.shape)}")
     check_tensor("weight_hh", weight_hh, (rows, h_size), "(G*H, H_out)")
-    tensors = {"input": x, "hx": h, "weight_ih": weight_ih, "weight_hh": weight_hh}
+    tensors = {"weight_ih": weight_ih, "weight_hh": weight_hh}
     for name, bias in (("bias_ih", bias_ih), ("bias_hh", bias_hh)):
         if bias is not None:
             tensors[name] = check_tensor(name, bias, (rows,), "(G*H,)")
-    check_same_dtype(**tensors)
-    check_same_device("input", x, **tensors)
+    check_same_dtype(**tensors)  # the weights among themselves, then the activations against them
+    check_activation_dtypes("weight_ih", weight_ih, input=x, hx=h)
+    check_same_device("input", x, hx=h, **tensors)
     return x, h, unbatched, hidden_size
 
 
@@ -227,6 +258,13 @@ def check_runs_as_torch_class(
             f"computes {base.__name__}'s equations only"
         )
     hooks = weight_hooks(module)
+    for hook in module._forward_pre_hooks.values():
+        if isinstance(hook, SpectralNorm) and module.training:  # weight_hooks follows it in eval mode
+            raise TypeError(
+                f"module has a spectral_norm hook on {hook.name} (torch.nn.utils.spectral_norm) and is in "
+                "training mode, where each call runs a power iteration that updates its vectors u and v "
+                "before computing the weight: call module.eval() first"
+            )
     pre_hooks = len(module._forward_pre_hooks) > len(hooks)
     global_hooks = _module_hooks._global_forward_hooks or _module_hooks._global_forward_pre_hooks
     if pre_hooks or module._forward_hooks or global_hooks:
@@ -269,23 +307,30 @@ def _compiled_hint(module: object) -> str:
     return ""
 
 
-def check_sizes(module: nn.Module, params: dict[str, torch.Tensor], gates: int) -> None:
+def check_sizes(
+    module: nn.Module, params: dict[str, torch.Tensor], gates: int, state_given: bool = False
+) -> None:
     """``hidden_size``, ``proj_size`` and ``input_size`` against the weights, which agree among
     themselves (:func:`check_weights`, :func:`check_cell_weights`): attributes changed after construction.
 
     torch's call (and the zeros of a default state) take the sizes from the attributes, the
     products from the weights: a changed attribute fails there, blamed on a state never passed.
+    A cell reads no ``input_size``, and ``hidden_size`` only for the zeros of a state not given
+    (``state_given`` False): the cell is checked so, and runs where torch's call does.
     """
+    cell = not isinstance(module, nn.RNNBase)
     weight_ih, weight_hh = params["weight_ih_l0"], params["weight_hh_l0"]
     weight_hr = params.get("weight_hr_l0")
     name = "weight_hh_l0" if isinstance(module, nn.RNNBase) else "weight_hh"
     hidden_size, out_size = weight_hh.shape[0] // gates, weight_hh.shape[1]
-    if module.input_size != weight_ih.shape[1]:
+    if not cell and module.input_size != weight_ih.shape[1]:
         raise ValueError(
             f"module.input_size is {module.input_size}, but its weights read {weight_ih.shape[1]} input "
             f"features ({name.replace('hh', 'ih')} has shape {tuple(weight_ih.shape)}): was input_size "
             "changed after construction? (torch's call fails too)"
         )
+    if cell and state_given:
+        return
     if module.hidden_size != hidden_size:
         raise ValueError(
             f"module.hidden_size is {module.hidden_size}, but its weights have hidden size {hidden_size} "
@@ -332,6 +377,60 @@ def check_projection(module: nn.Module) -> None:
             "(it was built with a projection): was proj_size changed after construction? "
             "(torch's call fails too)"
         )
+
+
+def layer_weight_names(num_layers: int, bidirectional: bool, bias: bool, proj_size: int) -> list[str]:
+    """The names of a layer's weights, in torch's order (``_flat_weights_names``), for these attributes."""
+    kinds = (
+        ["weight_ih", "weight_hh"]
+        + (["bias_ih", "bias_hh"] if bias else [])
+        + (["weight_hr"] if proj_size else [])
+    )
+    suffixes = ["", "_reverse"] if bidirectional else [""]
+    return [f"{k}_l{n}{s}" for n in range(num_layers) for s in suffixes for k in kinds]
+
+
+def _span(names: list[str]) -> str:
+    return f"{names[0]} to {names[-1]}" if names else "none"
+
+
+def check_flat_weights(module: nn.RNNBase, name: str = "module") -> None:
+    """``num_layers``, ``bias`` and ``bidirectional`` against the weights the module was built with.
+
+    torch's call reads the weights listed in ``_flat_weights_names`` (made in ``__init__``) and
+    the attributes separately: an attribute changed after construction makes it refuse ("Expected
+    more weights in stacked_rnn", "got an incorrect number of RNN parameters"). Refused here
+    (ValueError) naming the attribute, before any weight is read by the attributes.
+    """
+    given = getattr(module, "_flat_weights_names", None)
+    if given is None:  # not made by nn.RNNBase.__init__: the weights are read by the attributes
+        return
+    given = list(given)
+    flags: dict[str, Any] = {
+        "num_layers": module.num_layers,
+        "bidirectional": bool(module.bidirectional),
+        "bias": bool(module.bias),
+        "proj_size": getattr(module, "proj_size", 0),
+    }
+    if given == layer_weight_names(**flags):
+        return
+    layers = 1 + max((int(m[1]) for m in (re.search(r"_l(\d+)", n) for n in given) if m), default=-1)
+    for attr, value in (
+        ("num_layers", layers),
+        ("bias", not flags["bias"]),
+        ("bidirectional", not flags["bidirectional"]),
+    ):
+        if given == layer_weight_names(**(flags | {attr: value})):
+            raise ValueError(
+                f"{name}.{attr} is {flags[attr]}, but its weights are those of {attr}={value} "
+                f"({len(given)} tensors, {_span(given)}): was {attr} changed after "
+                "construction? (torch's call fails too)"
+            )
+    settings = ", ".join(f"{k}={v}" for k, v in flags.items())
+    raise ValueError(
+        f"{name}'s weights ({len(given)} tensors, {_span(given)}) are not those its "
+        f"attributes ({settings}) call for: was one of them changed after construction? (torch's call fails too)"
+    )
 
 
 def check_parametrizations(module: nn.Module) -> None:
@@ -477,11 +576,13 @@ def check_packed(packed: PackedSequence, input_size: int) -> None:
 def check_sequence(module: nn.RNNBase, input: object, weight: torch.Tensor) -> str:
     """A layer's input; returns its form: "packed", "unbatched", "batch_first" or "time_first"."""
     if isinstance(input, PackedSequence):
+        check_dense("input.data", input.data)
         check_packed(input, module.input_size)
-        check_same_dtype(**{"weight_ih_l0": weight, "input.data": input.data})
+        check_activation_dtypes("weight_ih_l0", weight, **{"input.data": input.data})
         return "packed"
     if not isinstance(input, torch.Tensor):
         raise TypeError(f"input must be a torch.Tensor or PackedSequence, got {type(input).__name__}")
+    check_dense("input", input)
     layout = "(N, L, H_in)" if module.batch_first else "(L, N, H_in)"
     if input.dim() not in (2, 3):
         raise ValueError(
@@ -491,7 +592,7 @@ def check_sequence(module: nn.RNNBase, input: object, weight: torch.Tensor) -> s
     form = "unbatched" if input.dim() == 2 else ("batch_first" if module.batch_first else "time_first")
     check_tensor("input", input, (None,) * (input.dim() - 1) + (module.input_size,),
                  "(L, H_in)" if form == "unbatched" else layout)  # fmt: skip
-    check_same_dtype(weight_ih_l0=weight, input=input)
+    check_activation_dtypes("weight_ih_l0", weight, input=input)
     if input.shape[1 if form == "batch_first" else 0] < 1:
         raise ValueError(f"input must hold at least one time step, got shape {tuple(input.shape)}")
     return form
@@ -503,6 +604,7 @@ def check_layer_state(
     """h_0 or c_0 of a layer in the caller's layout, ``shape``, with the module's dtype."""
     if not isinstance(value, torch.Tensor):
         raise TypeError(f"{name} must be a torch.Tensor, got {type(value).__name__}")
+    check_dense(name, value)
     if tuple(value.shape) != shape:
         hint = ""
         if name.endswith("(h_0)") and module.proj_size and value.shape[-1] == module.hidden_size:
@@ -513,7 +615,7 @@ def check_layer_state(
             hint += f" (the first axis, D * num_layers = {shape[0]}, is there for every input, unbatched too)"
         raise ValueError(f"{name} must have shape {labels} = {shape}, got {tuple(value.shape)}{hint}")
     check_tensor(name, value, shape, labels)
-    check_same_dtype(weight_ih_l0=weight, **{name: value})  # its device: read_call's one check
+    check_activation_dtypes("weight_ih_l0", weight, **{name: value})  # its device: read_call's one check
 
 
 def check_pair(name: str, value: object, what: str, none_inside: bool = False) -> None:
@@ -521,13 +623,23 @@ def check_pair(name: str, value: object, what: str, none_inside: bool = False) -
     if value is not None and not (
         isinstance(value, tuple | list) and len(value) == 2 and (none_inside or None not in value)
     ):
-        raise TypeError(f"{name} must be a pair {what} of tensors, got {type(value).__name__}")
+        got = (
+            f"a {type(value).__name__} of length {len(value)}"
+            if isinstance(value, tuple | list)
+            else type(value).__name__
+        )
+        if isinstance(value, tuple | list) and len(value) == 2:
+            got = f"a {type(value).__name__} holding None"
+        raise TypeError(f"{name} must be a pair {what} of tensors, got {got}")
 
 
-def check_cell_state(name: str, value: object, shape: tuple, labels: str, x: torch.Tensor) -> torch.Tensor:
-    """An LSTM cell's c, as the batch of its h is."""
+def check_cell_state(
+    name: str, value: object, shape: tuple, labels: str, x: torch.Tensor, weight: torch.Tensor
+) -> torch.Tensor:
+    """An LSTM cell's c, as the batch of its h is, in the weights' dtype (or autocast's)."""
+    check_dense(name, value)
     c = check_tensor(name, value, shape, labels)
-    check_same_dtype(input=x, c=c)
+    check_activation_dtypes("weight_ih", weight, c=c)
     check_same_device("input", x, c=c)
     return c
 
@@ -559,9 +671,12 @@ def gradient_like(name: str, value: object, like):
         return _tensor_like(f"{name}.data", value.data, like.data)
     if isinstance(like, tuple):
         if value is not None and not (isinstance(value, tuple | list) and len(value) == 2):
-            raise TypeError(
-                f"{name} must be a pair (like the LSTM's state) or None, got {type(value).__name__}"
+            got = (
+                f"a {type(value).__name__} of length {len(value)}"
+                if isinstance(value, tuple | list)
+                else type(value).__name__
             )
+            raise TypeError(f"{name} must be a pair (like the LSTM's state) or None, got {got}")
         parts = (None, None) if value is None else value
         return tuple(
             gradient_like(f"{name}[{k}]", v, part)

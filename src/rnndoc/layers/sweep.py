@@ -271,9 +271,12 @@ def weight_gradients(delta, delta_hh, dh_steps, w: Weights, kind: Kind, record: 
         (d_w_ih,) = transposed_products(flat, [x], fast)  # (G*H, F)
         (d_w_hh,) = transposed_products(delta_hh.flatten(0, 1), [h_prev], fast)  # (G*H, H_out)
     grads = {"weight_ih": d_w_ih, "weight_hh": d_w_hh}
-    if w.bias_ih is not None:
-        grads["bias_ih"] = delta.sum((0, 1))  # (G*H,)
-        grads["bias_hh"] = grads["bias_ih"].clone() if delta_hh is delta else delta_hh.sum((0, 1))  # (G*H,)
+    if w.bias_ih is not None or w.bias_hh is not None:  # a cell may hold one bias (bias_ih = None set)
+        d_bias_ih = delta.sum((0, 1))  # (G*H,)
+        if w.bias_ih is not None:
+            grads["bias_ih"] = d_bias_ih
+        if w.bias_hh is not None:
+            grads["bias_hh"] = d_bias_ih.clone() if delta_hh is delta else delta_hh.sum((0, 1))  # (G*H,)
     for name, gradient in kind.own.items():
         if getattr(w, name) is not None:
             grads[name] = gradient(record.saved, dh_steps, fast)

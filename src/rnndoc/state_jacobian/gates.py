@@ -13,7 +13,7 @@ from typing import TypeVar
 import torch
 from torch import nn
 
-from .._recurrent import own_parameter
+from .._recurrent import check_flat_weights, own_parameter
 from .._validate import check_float, check_instance
 from ..layers import gates
 from ._arguments import check_module_input
@@ -55,8 +55,7 @@ def gate_values(module: nn.LSTM | nn.GRU, input: torch.Tensor) -> dict[str, torc
             [0.5000, 0.5000],
             [0.5000, 0.5000]])
     """
-    if isinstance(module, nn.RNN):
-        raise TypeError("module must be an nn.LSTM or nn.GRU (a tanh RNN has no gates)")
+    check_instance("module", module, (nn.LSTM, nn.GRU), "an nn.LSTM or nn.GRU (an nn.RNN has no gates)")
     check_module_input(module, input)
     names = "ifgo" if isinstance(module, nn.LSTM) else "rzn"
     if not len(input):  # T = 0: no step, no gate (layers.gates refuses an empty sequence, as torch)
@@ -79,6 +78,7 @@ def _raise_bias(
     share and others by two is refused (ValueError).
     """
     check_instance(name, module, kind, f"an nn.{kind.__name__}")
+    check_flat_weights(module, name)  # num_layers, bias, bidirectional as the module was built
     delta = check_float("delta", delta)
     if not module.bias:
         raise ValueError(f"{name} has no biases (bias=False): there is no {gate} bias to raise")
