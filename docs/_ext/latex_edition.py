@@ -20,6 +20,8 @@ shared doctrees are untouched):
   the end of the LaTeX document, which leaves the page that holds them (References) empty;
   the bibliography is moved back into that page's chapter, without a heading of its own.
 - **Contents** is called Contents (Sphinx would take the first toctree's caption).
+- **HTML-only pages** (``HTML_ONLY``) are left out: the bilingual term list is set in Chinese,
+  which the English PDF's fonts do not hold, and it serves the Chinese edition and its translators.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ from sphinx.builders.latex import LaTeXBuilder
 from sphinx.builders.latex.nodes import thebibliography
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.writers.latex import LaTeXTranslator
+
+#: Pages the PDF leaves out of its toctrees (see the module docstring).
+HTML_ONLY = {"terms"}
 
 _SPLIT = re.compile(r"\\begin\{split\}(.*?)\\end\{split\}", re.DOTALL)
 
@@ -69,6 +74,9 @@ def _latex(code: str) -> nodes.raw:
 def book_structure(tree: nodes.document) -> None:
     """Reshape the root page's doctree in place (see the module docstring)."""
     root = next(iter(tree.findall(nodes.section)))
+    for toctree in tree.findall(addnodes.toctree):
+        toctree["entries"] = [(title, name) for title, name in toctree["entries"] if name not in HTML_ONLY]
+        toctree["includefiles"] = [name for name in toctree["includefiles"] if name not in HTML_ONLY]
     wrappers = [toctree.parent for toctree in tree.findall(addnodes.toctree)]
     for wrapper in wrappers:
         wrapper.parent.remove(wrapper)
