@@ -12,10 +12,14 @@ import html
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs" / "_ext"))
+from html_only import HTML_ONLY  # docs/_ext, on the path just above
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 BUILD = DOCS / "_build"
@@ -33,12 +37,12 @@ def _squeeze(text: str) -> str:
 
 
 def _documents() -> list[str]:
-    """The book's documents in reading order, from the root page's toctrees."""
+    """The book's documents in reading order, from the root page's toctrees (but the HTML-only ones)."""
     index = (DOCS / "index.md").read_text("utf-8")
     names = []
     for block in re.findall(r"```\{toctree\}\n(.*?)```", index, re.DOTALL):
         names += [line.strip() for line in block.splitlines() if line.strip() and not line.startswith(":")]
-    return names
+    return [name for name in names if name not in HTML_ONLY]
 
 
 def _title(docname: str) -> str:

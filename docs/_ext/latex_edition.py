@@ -20,8 +20,8 @@ shared doctrees are untouched):
   the end of the LaTeX document, which leaves the page that holds them (References) empty;
   the bibliography is moved back into that page's chapter, without a heading of its own.
 - **Contents** is called Contents (Sphinx would take the first toctree's caption).
-- **HTML-only pages** (``HTML_ONLY``) are left out: the bilingual term list is set in Chinese,
-  which the English PDF's fonts do not hold, and it serves the Chinese edition and its translators.
+- **HTML-only pages** (``html_only.HTML_ONLY``) are left out of the toctrees: the bilingual term
+  list is set in Chinese, which the English PDF's fonts do not hold.
 """
 
 from __future__ import annotations
@@ -29,14 +29,12 @@ from __future__ import annotations
 import re
 
 from docutils import nodes
+from html_only import HTML_ONLY  # docs/_ext, on the path conf.py sets
 from sphinx import addnodes
 from sphinx.builders.latex import LaTeXBuilder
 from sphinx.builders.latex.nodes import thebibliography
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.writers.latex import LaTeXTranslator
-
-#: Pages the PDF leaves out of its toctrees (see the module docstring).
-HTML_ONLY = {"terms"}
 
 _SPLIT = re.compile(r"\\begin\{split\}(.*?)\\end\{split\}", re.DOTALL)
 
