@@ -32,7 +32,8 @@ def plot_gradient_norms(
         A curve's label and its :math:`\lVert W_{hh} \rVert_2`: the bound
         :math:`\lVert W_{hh} \rVert_2^{T-t}` is drawn in that curve's colour, dashed for the first
         bound, dotted for the second, with a white edge and over the curves, so that a bound on
-        which its curve lies stays visible. Each curve has its own marker.
+        which its curve lies stays visible. Each curve has its own marker. The legend names each
+        line's style in words: the measured curves are solid, each bound dashed or dotted.
 
     Returns
     -------
@@ -69,21 +70,23 @@ def plot_gradient_norms(
     ax = fig.add_subplot()
     colors = network_colors(list(curves))  # the book's colour for each network
     halo = [patheffects.Stroke(linewidth=3.2, foreground="white"), patheffects.Normal()]
-    bound_styles = iter([(0, (5, 2)), (0, (1, 1.2)), "-.", (0, (5, 1, 1, 1))] * len(curves))
+    bound_styles = iter([((0, (5, 2)), "dashed"), ((0, (1, 1.2)), "dotted"), ("-.", "dash-dotted"),
+                         ((0, (5, 1, 1, 1)), "dash-dot-dotted")] * len(curves))  # fmt: skip
     for index, (label, norms) in enumerate(curves.items()):
         marker = "osD^v<>"[index % 7]
         (line,) = ax.semilogy(range(len(norms)), norms, "-", marker=marker, ms=3.5, lw=1,
-                              color=colors[label], label=label)  # fmt: skip
+                              color=colors[label], label=f"{label}, solid" if bounds else label)  # fmt: skip
         if label in bounds:
             sigma = bounds[label]
             distances = range(len(norms))
-            ax.semilogy(distances, [sigma**d for d in distances], linestyle=next(bound_styles), lw=2.2,
+            style, style_name = next(bound_styles)
+            ax.semilogy(distances, [sigma**d for d in distances], linestyle=style, lw=2.2,
                         color=line.get_color(), zorder=3, path_effects=halo,
-                        label=f"bound {sigma:g}$^{{T-t}}$")  # fmt: skip
+                        label=f"bound {sigma:g}$^{{T-t}}$, {style_name}")  # fmt: skip
     ax.set_xlabel("distance T - t (steps)")
     ax.set_ylabel(r"$\|\partial h_T / \partial h_t\|_2$")
     ax.grid(True, which="major", alpha=0.3)
-    fig.legend(loc="outside lower center", ncols=2, fontsize=10, frameon=False)
+    fig.legend(loc="outside lower center", ncols=1 if bounds else 2, fontsize=10, frameon=False)
     return fig
 
 
