@@ -8,7 +8,7 @@ import matplotlib.figure
 from matplotlib import patheffects
 
 from ._validate import check_float, check_int, check_mapping, check_numbers, check_sequence
-from .colors import network_colors
+from .colors import DIRECTION_COLORS, network_colors
 
 __all__ = ["plot_gradient_norms", "plot_step_gradients", "plot_truncation"]
 
@@ -165,7 +165,10 @@ def plot_step_gradients(
     Returns
     -------
     matplotlib.figure.Figure
-        Panels side by side sharing a linear y axis (a norm of exactly 0 shows as 0).
+        Panels side by side sharing a linear y axis (a norm of exactly 0 shows as 0). The
+        sequences are drawn in black, told apart by line style and marker (solid with circles,
+        dashed with squares, dotted with triangles, ...), each named in the legend: the book's
+        hues each mean a network, a direction or a gate, and a sequence of a batch is none of them.
 
     Raises
     ------
@@ -195,13 +198,16 @@ def plot_step_gradients(
             check_numbers(f"panels[{title!r}]", row)
     fig = matplotlib.figure.Figure(figsize=(_PHONE_WIDTH, 3.4), layout="constrained")
     axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
+    styles = [("-", "o", "solid"), ("--", "s", "dashed"), (":", "^", "dotted"), ("-.", "D", "dash-dotted")]
     for ax, (title, rows) in zip(axes, panels.items(), strict=True):
-        for label, norms in zip(labels, rows, strict=True):
-            ax.plot(range(1, len(norms) + 1), norms, "o-", ms=4, label=label)  # (L,)
-        ax.set_title(title)
+        for index, (label, norms) in enumerate(zip(labels, rows, strict=True)):
+            line, marker, name = styles[index % len(styles)]
+            ax.plot(range(1, len(norms) + 1), norms, ls=line, marker=marker, ms=4, color="black", lw=1.2,
+                    label=f"{label}, {name}")  # fmt: skip  # (L,)
+        ax.set_title(title, color=DIRECTION_COLORS.get(title, "black"))  # a direction in its colour
         ax.set_xlabel("step t")
         ax.grid(True, alpha=0.3)
     axes[0].set_ylabel(r"$\|\partial \mathcal{L} / \partial x_t\|_2$")
-    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=min(3, len(labels)),
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=1,
                fontsize=10, frameon=False)  # fmt: skip
     return fig
