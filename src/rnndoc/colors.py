@@ -17,7 +17,8 @@ __all__ = ["DIRECTION_COLORS", "NETWORK_COLORS", "NODE_COLORS", "STEP_FILL", "ne
 #: (orthogonal :math:`W_{hh}` scaled to :math:`\gamma`) have hues of their own, pink for the one
 #: whose gradient explodes and cyan for the one whose gradient vanishes, so that they are not two
 #: greys that a reader cannot tell apart. Orange is the forget gate :math:`f_t` (the counting
-#: chapter), purple and brown the two directions (:data:`DIRECTION_COLORS`).
+#: chapter), purple and brown the two directions (:data:`DIRECTION_COLORS`); the sequences of one
+#: batch are black lines told apart by line style (:func:`rnndoc.plots.plot_step_gradients`).
 NETWORK_COLORS = {
     "tanh RNN": "#7f7f7f",
     "tanh RNN, γ = 1.2": "#e377c2",
