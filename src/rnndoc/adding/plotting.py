@@ -85,7 +85,9 @@ def plot_learning_curves(
         axes[0].semilogy(run.steps, run.mse, label=label, **style)
         if probe_label is not None:
             axes[1].semilogy(run.steps, run.probe, **style)
-    axes[0].axhline(MEAN_BASELINE_MSE, color="0.3", ls="--", lw=1, label="dashed: always answering 1 (MSE 1/6)")
+    axes[0].axhline(
+        MEAN_BASELINE_MSE, color="0.3", ls="--", lw=1, label="dashed: always answering 1 (MSE 1/6)"
+    )
     axes[0].set_ylabel("held-out MSE")
     if probe_label is not None:
         axes[1].set_ylabel(probe_label)
