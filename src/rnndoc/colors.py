@@ -11,9 +11,18 @@ from ._validate import check_sequence, check_str
 
 __all__ = ["DIRECTION_COLORS", "NETWORK_COLORS", "NODE_COLORS", "STEP_FILL", "network_colors"]
 
-#: One colour per kind of network, the same in every figure of the book.
+#: One colour per kind of network, the same in every figure of the book: grey for a tanh RNN at
+#: PyTorch's default initialization, blue for the LSTM, red for the LSTM with its forget-gate bias
+#: raised by 3, green for the GRU. The two hand-built tanh RNNs of the vanishing-gradient chapters
+#: (orthogonal :math:`W_{hh}` scaled to :math:`\gamma`) have hues of their own, pink for the one
+#: whose gradient explodes and cyan for the one whose gradient vanishes, so that they are not two
+#: greys that a reader cannot tell apart. Orange is the forget gate :math:`f_t` (the counting
+#: chapter), purple and brown the two directions (:data:`DIRECTION_COLORS`); the sequences of one
+#: batch are black lines told apart by line style (:func:`rnndoc.plots.plot_step_gradients`).
 NETWORK_COLORS = {
     "tanh RNN": "#7f7f7f",
+    "tanh RNN, γ = 1.2": "#e377c2",
+    "tanh RNN, γ = 0.8": "#17becf",
     "LSTM": "#1f77b4",
     "LSTM, forget bias +3": "#d62728",
     "GRU": "#2ca02c",
@@ -47,8 +56,8 @@ def _light(color: str, mix: float = 0.75) -> str:
 def network_colors(labels: Sequence[str]) -> dict[str, str | None]:
     """The colour of each label: that of the longest key of :data:`NETWORK_COLORS` it starts with.
 
-    Labels that share a network (``"tanh RNN, γ = 1.2"`` and ``"tanh RNN, γ = 0.8"``) get
-    shades of its colour, darkest first; a label of no known network gets None (matplotlib's
+    Labels that share a network (``"GRU, seed 0"`` and ``"GRU, seed 1"``) get shades of its
+    colour, darkest first; a label of no known network gets None (matplotlib's
     colour cycle).
 
     Parameters
@@ -72,9 +81,11 @@ def network_colors(labels: Sequence[str]) -> dict[str, str | None]:
     >>> colors = network_colors(["LSTM", "LSTM, forget bias +3", "GRU", "other"])
     >>> colors["LSTM"], colors["GRU"], colors["other"]
     ('#1f77b4', '#2ca02c', None)
-    >>> a, b = network_colors(["tanh RNN, γ = 1.2", "tanh RNN, γ = 0.8"]).values()
-    >>> a != b
+    >>> a, b = network_colors(["GRU, seed 0", "GRU, seed 1"]).values()
+    >>> a == colors["GRU"] != b
     True
+    >>> network_colors(["tanh RNN, γ = 1.2", "tanh RNN, γ = 0.8"])  # two hues, not two greys
+    {'tanh RNN, γ = 1.2': '#e377c2', 'tanh RNN, γ = 0.8': '#17becf'}
     """
     kinds = {}
     for index, label in enumerate(check_sequence("labels", labels, "a sequence of str", non_empty=False)):

@@ -8,7 +8,7 @@ import matplotlib.figure
 from matplotlib import patheffects
 
 from ._validate import check_float, check_int, check_mapping, check_numbers, check_sequence
-from .colors import network_colors
+from .colors import DIRECTION_COLORS, network_colors
 
 __all__ = ["plot_gradient_norms", "plot_step_gradients", "plot_truncation"]
 
@@ -32,7 +32,8 @@ def plot_gradient_norms(
         A curve's label and its :math:`\lVert W_{hh} \rVert_2`: the bound
         :math:`\lVert W_{hh} \rVert_2^{T-t}` is drawn in that curve's colour, dashed for the first
         bound, dotted for the second, with a white edge and over the curves, so that a bound on
-        which its curve lies stays visible. Each curve has its own marker.
+        which its curve lies stays visible. Each curve has its own marker. The legend names each
+        line's style in words: the measured curves are solid, each bound dashed or dotted.
 
     Returns
     -------
@@ -69,21 +70,23 @@ def plot_gradient_norms(
     ax = fig.add_subplot()
     colors = network_colors(list(curves))  # the book's colour for each network
     halo = [patheffects.Stroke(linewidth=3.2, foreground="white"), patheffects.Normal()]
-    bound_styles = iter([(0, (5, 2)), (0, (1, 1.2)), "-.", (0, (5, 1, 1, 1))] * len(curves))
+    bound_styles = iter([((0, (5, 2)), "dashed"), ((0, (1, 1.2)), "dotted"), ("-.", "dash-dotted"),
+                         ((0, (5, 1, 1, 1)), "dash-dot-dotted")] * len(curves))  # fmt: skip
     for index, (label, norms) in enumerate(curves.items()):
         marker = "osD^v<>"[index % 7]
         (line,) = ax.semilogy(range(len(norms)), norms, "-", marker=marker, ms=3.5, lw=1,
-                              color=colors[label], label=label)  # fmt: skip
+                              color=colors[label], label=f"{label}, solid" if bounds else label)  # fmt: skip
         if label in bounds:
             sigma = bounds[label]
             distances = range(len(norms))
-            ax.semilogy(distances, [sigma**d for d in distances], linestyle=next(bound_styles), lw=2.2,
+            style, style_name = next(bound_styles)
+            ax.semilogy(distances, [sigma**d for d in distances], linestyle=style, lw=2.2,
                         color=line.get_color(), zorder=3, path_effects=halo,
-                        label=f"bound {sigma:g}$^{{T-t}}$")  # fmt: skip
+                        label=f"bound {sigma:g}$^{{T-t}}$, {style_name}")  # fmt: skip
     ax.set_xlabel("distance T - t (steps)")
     ax.set_ylabel(r"$\|\partial h_T / \partial h_t\|_2$")
     ax.grid(True, which="major", alpha=0.3)
-    fig.legend(loc="outside lower center", ncols=2, fontsize=10, frameon=False)
+    fig.legend(loc="outside lower center", ncols=1 if bounds else 2, fontsize=10, frameon=False)
     return fig
 
 
@@ -162,7 +165,10 @@ def plot_step_gradients(
     Returns
     -------
     matplotlib.figure.Figure
-        Panels side by side sharing a linear y axis (a norm of exactly 0 shows as 0).
+        Panels side by side sharing a linear y axis (a norm of exactly 0 shows as 0). The
+        sequences are drawn in black, told apart by line style and marker (solid with circles,
+        dashed with squares, dotted with triangles, ...), each named in the legend: the book's
+        hues each mean a network, a direction or a gate, and a sequence of a batch is none of them.
 
     Raises
     ------
@@ -192,13 +198,16 @@ def plot_step_gradients(
             check_numbers(f"panels[{title!r}]", row)
     fig = matplotlib.figure.Figure(figsize=(_PHONE_WIDTH, 3.4), layout="constrained")
     axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
+    styles = [("-", "o", "solid"), ("--", "s", "dashed"), (":", "^", "dotted"), ("-.", "D", "dash-dotted")]
     for ax, (title, rows) in zip(axes, panels.items(), strict=True):
-        for label, norms in zip(labels, rows, strict=True):
-            ax.plot(range(1, len(norms) + 1), norms, "o-", ms=4, label=label)  # (L,)
-        ax.set_title(title)
+        for index, (label, norms) in enumerate(zip(labels, rows, strict=True)):
+            line, marker, name = styles[index % len(styles)]
+            ax.plot(range(1, len(norms) + 1), norms, ls=line, marker=marker, ms=4, color="black", lw=1.2,
+                    label=f"{label}, {name}")  # fmt: skip  # (L,)
+        ax.set_title(title, color=DIRECTION_COLORS.get(title, "black"))  # a direction in its colour
         ax.set_xlabel("step t")
         ax.grid(True, alpha=0.3)
     axes[0].set_ylabel(r"$\|\partial \mathcal{L} / \partial x_t\|_2$")
-    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=min(3, len(labels)),
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=1,
                fontsize=10, frameon=False)  # fmt: skip
     return fig

@@ -5,8 +5,10 @@ re-exports them.
 Each function draws the facts it is given (positions, rows, the packed order): a chapter
 measures them on a real module or ``PackedSequence``, asserts them, and passes them in, so
 that a figure cannot show a layout that PyTorch does not produce. Sized for a phone, like the
-gate diagrams of :mod:`rnndoc.cell_diagrams`: no text below 9 points on a figure under 4.5
-inches wide.
+gate diagrams of :mod:`rnndoc.cell_diagrams`, and larger: a reader found labels at the book's
+9 px minimum too small in these diagrams on a phone, so their labels are set well above it
+(each chapter's figure cell asserts its smallest glyph at :data:`rnndoc.plots.PHONE_FIGURE_PX`,
+subscripts included).
 """
 
 from __future__ import annotations
@@ -24,10 +26,14 @@ from .colors import DIRECTION_COLORS, STEP_FILL, _light
 __all__ = ["draw_bidirectional", "draw_h_n_rows", "draw_packed"]
 
 _EDGE = "0.25"
+# Font sizes in points. The figures are about 4.2 inches wide, shown 342 px wide on a phone, so a
+# point is about 1.13 px there: labels of 12 points are about 13.5 px, and a 14.5-point math label's
+# subscript (70 % of it) about 11.5 px.
+_LABEL, _MATH, _NOTE = 12, 14.5, 11.5
 _DIRECTIONS = ("forward", "reverse")
 
 
-def _state(ax, xy, text, color, width=1.3, height=0.8, fontsize=11, **font):
+def _state(ax, xy, text, color, width=1.3, height=0.9, fontsize=13, **font):
     x, y = xy
     ax.add_patch(
         FancyBboxPatch((x - width / 2, y - height / 2), width, height, boxstyle="round,pad=0.03",
@@ -80,20 +86,20 @@ def draw_bidirectional(length: int, forward_final: int, reverse_final: int) -> m
     xs = [2.4 + 1.8 * k for k in range(length)]
     forward, reverse = DIRECTION_COLORS["forward"], DIRECTION_COLORS["reverse"]
     y_x, y_f, y_r, y_out, y_hn = 0.3, 2.0, 3.6, 5.4, 7.4
-    ax.text(0.0, y_x, "input", ha="left", va="center", fontsize=10)
-    ax.text(0.0, y_f, "forward", ha="left", va="center", fontsize=10, color=forward)
-    ax.text(0.0, y_r, "reverse", ha="left", va="center", fontsize=10, color=reverse)
-    ax.text(0.0, y_out, "output", ha="left", va="center", fontsize=10, family="monospace")
+    ax.text(0.0, y_x, "input", ha="left", va="center", fontsize=_LABEL)
+    ax.text(0.0, y_f, "forward", ha="left", va="center", fontsize=_LABEL, color=forward)
+    ax.text(0.0, y_r, "reverse", ha="left", va="center", fontsize=_LABEL, color=reverse)
+    ax.text(0.0, y_out, "output", ha="left", va="center", fontsize=_LABEL, family="monospace")
     for k, x in enumerate(xs):
-        ax.text(x, y_x, f"$x_{k + 1}$", ha="center", va="center", fontsize=12)  # its script: 9 px on a phone
+        ax.text(x, y_x, f"$x_{k + 1}$", ha="center", va="center", fontsize=_MATH)  # its script too
         _wire(ax, [(x, y_x + 0.3), (x, y_f - 0.42)])
-        _state(ax, (x, y_f), rf"$\overrightarrow{{h}}_{k + 1}$", forward, fontsize=12)
-        _state(ax, (x, y_r), rf"$\overleftarrow{{h}}_{k + 1}$", reverse, fontsize=12)
+        _state(ax, (x, y_f), rf"$\overrightarrow{{h}}_{k + 1}$", forward, fontsize=_MATH)
+        _state(ax, (x, y_r), rf"$\overleftarrow{{h}}_{k + 1}$", reverse, fontsize=_MATH)
         # output[k]: the two halves side by side, forward first
         for half, color in ((-0.36, forward), (0.36, reverse)):
             ax.add_patch(Rectangle((x + half - 0.36, y_out - 0.32), 0.72, 0.64, facecolor=_light(color),
                                    edgecolor=color, lw=1.6))  # fmt: skip
-        ax.text(x, y_out + 0.55, f"[{k}]", ha="center", va="bottom", fontsize=10)
+        ax.text(x, y_out + 0.5, f"[{k}]", ha="center", va="bottom", fontsize=_LABEL)
         _wire(ax, [(x - 0.36, y_f + 0.42), (x - 0.36, y_out - 0.34)], color=forward)
         _wire(ax, [(x + 0.36, y_r + 0.42), (x + 0.36, y_out - 0.34)], color=reverse)
     for left, right in itertools.pairwise(xs):
@@ -103,7 +109,7 @@ def draw_bidirectional(length: int, forward_final: int, reverse_final: int) -> m
     for name, position, color, half in (("h_n[0]", forward_final, forward, -0.36),
                                         ("h_n[1]", reverse_final, reverse, 0.36)):  # fmt: skip
         x = xs[position] + half
-        _state(ax, (x, y_hn), name, color, width=1.5, fontsize=10, family="monospace")
+        _state(ax, (x, y_hn), name, color, width=1.66, fontsize=_LABEL, family="monospace")
         ax.plot([x, x], [y_out + 0.34, y_hn - 0.42], color=color, lw=1.6, ls="--")
     return fig
 
@@ -158,18 +164,20 @@ def draw_h_n_rows(rows: Sequence[tuple[int, str]], notes: Sequence[str]) -> matp
         raise ValueError(f"notes must have one entry per row ({len(checked)}), got {len(notes)}")
     notes = [check_str(f"notes[{k}]", note) for k, note in enumerate(notes)]
     height = 1.0 * len(checked)
-    fig, ax = _phone_figure((-0.2, 9.6), (-0.3, height + 0.3))
+    fig, ax = _phone_figure((-0.2, 9.4), (-0.3, height + 0.3))
     for k, ((layer, direction), note) in enumerate(zip(checked, notes, strict=True)):
         y = height - 0.5 - k
         color = DIRECTION_COLORS[direction]
-        ax.text(0.0, y, f"h_n[{k}]", ha="left", va="center", fontsize=11.5, family="monospace")
-        _state(ax, (3.2, y), f"layer {layer}, {direction}", color, width=2.7, fontsize=10.5)
-        ax.text(5.0, y, note, ha="left", va="center", fontsize=10.5)
+        ax.text(0.0, y, f"h_n[{k}]", ha="left", va="center", fontsize=_LABEL, family="monospace")
+        _state(ax, (3.55, y), f"layer {layer}, {direction}", color, width=3.5, fontsize=_NOTE)
+        # a long note on two lines, broken after its first comma, so that it fits a phone's width
+        ax.text(5.55, y, note.replace(", ", ",\n", 1) if len(note) > 17 else note, ha="left",
+                va="center", fontsize=_NOTE, linespacing=1.05)  # fmt: skip
     # a bar per layer, down the left of the boxes: the rows of one layer are adjacent
     for layer in sorted({layer for layer, _ in checked}):
         ks = [k for k, (row_layer, _) in enumerate(checked) if row_layer == layer]
         top, bottom = height - 0.12 - min(ks), height - 0.88 - max(ks)
-        ax.plot([1.55, 1.55], [bottom, top], color=_EDGE, lw=2.5, solid_capstyle="butt")
+        ax.plot([1.6, 1.6], [bottom, top], color=_EDGE, lw=2.5, solid_capstyle="butt")
     return fig
 
 
@@ -237,34 +245,34 @@ def draw_packed(
     # the padded batch: rows are sequences, columns are steps
     top = 1.0 * len(lengths) + 0.4
     for t in range(1, max(lengths) + 1):
-        ax.text(2.7 + 1.1 * (t - 1), top + 0.55, f"t = {t}" if t == 1 else f"{t}", ha="center",
-                va="center", fontsize=10)  # fmt: skip
+        ax.text(2.7 + 1.1 * (t - 1), top + 0.6, f"t = {t}" if t == 1 else f"{t}", ha="center",
+                va="center", fontsize=_LABEL)  # fmt: skip
     for b, n in enumerate(lengths):
         y = top - b
-        ax.text(0.0, y, f"sequence {names[b]}", ha="left", va="center", fontsize=10)
+        ax.text(0.0, y, f"sequence {names[b]}", ha="left", va="center", fontsize=_NOTE)
         for t in range(1, max(lengths) + 1):
             x = 2.7 + 1.1 * (t - 1)
             real = t <= n
             ax.add_patch(Rectangle((x - 0.5, y - 0.4), 1.0, 0.8, facecolor=STEP_FILL if real else "white",
                                    edgecolor=_EDGE, lw=1.2, ls="-" if real else ":"))  # fmt: skip
             ax.text(x, y, f"{names[b]}{t}" if real else "pad", ha="center", va="center",
-                    fontsize=11 if real else 9.5, color="black" if real else "0.35")  # fmt: skip
+                    fontsize=13 if real else 11, color="black" if real else "0.35")  # fmt: skip
     # data, in the order given, in its groups
     y = 0.0
-    ax.text(0.0, y, "data", ha="left", va="center", fontsize=10, family="monospace")
-    ax.text(0.0, y - 1.0, "batch_sizes", ha="left", va="center", fontsize=10, family="monospace")
+    ax.text(0.0, y, "data", ha="left", va="center", fontsize=_LABEL, family="monospace")
+    ax.text(0.0, y - 1.0, "batch_sizes", ha="left", va="center", fontsize=_NOTE, family="monospace")
     x, k = 2.3, 0
     for size in sizes:
         start = x
         for sequence, step in rows[k : k + size]:
             ax.add_patch(Rectangle((x - 0.42, y - 0.4), 0.84, 0.8, facecolor=STEP_FILL, edgecolor=_EDGE,
                                    lw=1.2))  # fmt: skip
-            ax.text(x, y, f"{names[sequence]}{step}", ha="center", va="center", fontsize=11)
+            ax.text(x, y, f"{names[sequence]}{step}", ha="center", va="center", fontsize=13)
             x += 0.84
         # the group's bracket and its size, below it
         ax.plot([start - 0.38, start - 0.38, x - 0.46, x - 0.46], [y - 0.5, y - 0.62, y - 0.62, y - 0.5],
                 color=_EDGE, lw=1.2)  # fmt: skip
-        ax.text((start + x - 0.84) / 2, y - 1.0, str(size), ha="center", va="center", fontsize=11)
+        ax.text((start + x - 0.84) / 2, y - 1.0, str(size), ha="center", va="center", fontsize=13)
         x += 0.25
         k += size
     return fig

@@ -85,13 +85,15 @@ def plot_learning_curves(
         axes[0].semilogy(run.steps, run.mse, label=label, **style)
         if probe_label is not None:
             axes[1].semilogy(run.steps, run.probe, **style)
-    axes[0].axhline(MEAN_BASELINE_MSE, color="0.3", ls="--", lw=1, label="always answering 1 (MSE 1/6)")
+    axes[0].axhline(
+        MEAN_BASELINE_MSE, color="0.3", ls="--", lw=1, label="dashed: always answering 1 (MSE 1/6)"
+    )
     axes[0].set_ylabel("held-out MSE")
     if probe_label is not None:
         axes[1].set_ylabel(probe_label)
         if probe_threshold is not None:
             axes[1].axhline(probe_threshold, color="0.3", ls=":", lw=1.2,
-                            label=f"threshold {probe_threshold:g} (lower panel)")  # fmt: skip
+                            label=f"dotted: threshold {probe_threshold:g} (lower panel)")  # fmt: skip
     axes[-1].set_xlabel("training step (Adam)")
     for ax in axes:
         ax.grid(True, which="major", alpha=0.3)
