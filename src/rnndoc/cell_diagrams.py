@@ -443,7 +443,15 @@ def draw_lstm_deltas() -> matplotlib.figure.Figure:
     # delta h_t through m_t = o_t tanh(c_t) into the cell path
     ax.plot([x_join], [low], "o", ms=4, color=_WIRE)
     _wire(ax, [(x_join, low), (x_join, 2.55)])
-    _box(ax, (x_join, 3.05), r"$\times\ o_t \odot \tanh' c_t$", "", NODE_COLORS["tanh"], width=3.7, fontsize=_BIG)
+    _box(
+        ax,
+        (x_join, 3.05),
+        r"$\times\ o_t \odot \tanh' c_t$",
+        "",
+        NODE_COLORS["tanh"],
+        width=3.7,
+        fontsize=_BIG,
+    )
     _wire(ax, [(x_join, 3.6), (x_join, top - 0.3)])
     # delta c_t down into the gate deltas of i, f, g
     ax.plot([x_down], [top], "o", ms=4, color=cell)
