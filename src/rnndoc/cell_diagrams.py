@@ -193,6 +193,7 @@ def draw_gru_cell() -> matplotlib.figure.Figure:
 # figure shown at a phone's text width (rnndoc.plots.PHONE_FIGURE_PX) keeps every glyph at 9 px or more.
 
 _UNIT = 0.45  # inches per data unit
+_BIG = 16  # the delta diagram's labels with scripts: their scripts at 11 points or more
 _WIRE = "0.25"
 
 
@@ -207,24 +208,26 @@ def _phone_figure(
     return fig, ax
 
 
-def _box(ax, xy, name, job, color, width=1.6):
+def _box(ax, xy, name, job, color, width=1.6, fontsize=None):
     x, y = xy
     corner = (x - width / 2, y - 0.5)
     ax.add_patch(
         FancyBboxPatch(corner, width, 1.0, boxstyle="round,pad=0.04", facecolor=color, edgecolor=_WIRE)
     )
     if not job:  # a node that names itself (tanh) has no job line
-        ax.text(x, y, name, ha="center", va="center", fontsize=_MATH if "_" in name else 11)
+        size = fontsize or (_MATH if "_" in name else 11)
+        ax.text(x, y, name, ha="center", va="center", fontsize=size)
         return
     ax.text(x, y + 0.2, name, ha="center", va="center", fontsize=11)
     ax.text(x, y - 0.22, job, ha="center", va="center", fontsize=9.5)
 
 
-def _node(ax, xy, text, radius=0.3):
+def _node(ax, xy, text, radius=0.3, fontsize=None):
     from matplotlib.patches import Circle  # noqa: PLC0415 (only the cell diagrams use it)
 
     ax.add_patch(Circle(xy, radius, facecolor="white", edgecolor=_WIRE, lw=1.2, zorder=3))
-    ax.text(*xy, text, ha="center", va="center", fontsize=_MATH if "_" in text else 11, zorder=4)
+    size = fontsize or (_MATH if "_" in text else 11)
+    ax.text(*xy, text, ha="center", va="center", fontsize=size, zorder=4)
 
 
 def _wire(ax, points, color=_WIRE, lw=1.3, arrow=True):
@@ -246,10 +249,12 @@ def _bus(ax, xs, y=0.55):
 def draw_lstm_gates() -> matplotlib.figure.Figure:
     r"""Draw what each LSTM gate decides: the cell path along the top, the four gates below it.
 
+    The gates stand left to right in PyTorch's order i, f, g, o, as in :func:`draw_lstm_cell`.
     The cell state runs along the top in the LSTM's colour, through one product and one sum
     only: f scales :math:`c_{t-1}` (keep or erase), i scales the candidate g (how much of it is
-    written), and o scales :math:`\tanh(c_t)` into :math:`h_t` (how much is shown). Sigmoid gates
-    and tanh nodes are filled as in :func:`draw_lstm_cell` (:data:`rnndoc.colors.NODE_COLORS`).
+    written), and o scales :math:`\tanh(c_t)` into :math:`h_t` (how much is shown). The wire from
+    i to its product with g hops over the wire from f (they do not connect). Sigmoid gates and
+    tanh nodes are filled as in :func:`draw_lstm_cell` (:data:`rnndoc.colors.NODE_COLORS`).
     Sized for a phone: no text below 9 points on a figure under 4.5 inches wide.
 
     Returns
@@ -260,46 +265,52 @@ def draw_lstm_gates() -> matplotlib.figure.Figure:
     --------
     >>> from rnndoc.cell_diagrams import draw_lstm_gates
     >>> fig = draw_lstm_gates()
-    >>> sorted(t.get_text() for t in fig.axes[0].texts if t.get_text() in "fgio")
-    ['f', 'g', 'i', 'o']
+    >>> gates = [t for t in fig.axes[0].texts if t.get_text() in "fgio"]
+    >>> [t.get_text() for t in sorted(gates, key=lambda t: t.get_position()[0])]
+    ['i', 'f', 'g', 'o']
     >>> min(t.get_fontsize() for t in fig.axes[0].texts) >= 9
     True
     """
+    from matplotlib.patches import Arc  # noqa: PLC0415 (only the hop uses it)
+
     fig, ax = _phone_figure((-0.4, 9.4), (-0.45, 6.3))
     cell = NETWORK_COLORS["LSTM"]
-    top, row = 5.0, 2.2
-    x_f, x_i, x_g, x_o = 1.6, 3.45, 5.25, 7.7
+    top, row, mix = 5.0, 2.2, 3.65
+    x_i, x_f, x_g, x_o = 1.3, 3.1, 4.9, 7.7
     # the cell path: c_(t-1) -> x f -> + i g -> c_t
     ax.text(-0.3, top + 0.25, r"$c_{t-1}$", ha="left", va="bottom", fontsize=_MATH, color=cell)
     _wire(ax, [(-0.3, top), (x_f - 0.3, top)], color=cell, lw=3)
     _node(ax, (x_f, top), r"$\times$")
-    _wire(ax, [(x_f + 0.3, top), (4.35 - 0.3, top)], color=cell, lw=3)
-    _node(ax, (4.35, top), "+")
-    _wire(ax, [(4.35 + 0.3, top), (9.3, top)], color=cell, lw=3)
+    _wire(ax, [(x_f + 0.3, top), (x_g - 0.3, top)], color=cell, lw=3)
+    _node(ax, (x_g, top), "+")
+    _wire(ax, [(x_g + 0.3, top), (9.3, top)], color=cell, lw=3)
     ax.text(9.3, top + 0.25, r"$c_t$", ha="right", va="bottom", fontsize=_MATH, color=cell)
     ax.text(x_f, top + 0.4, "keep or erase", ha="center", va="bottom", fontsize=9.5)
-    ax.text(4.35, top + 0.4, "write", ha="center", va="bottom", fontsize=9.5)
+    ax.text(x_g + 0.1, top + 0.4, "write", ha="center", va="bottom", fontsize=9.5)
     ax.text(8.65, 3.6, "show", ha="center", va="top", fontsize=9.5)
-    # the gates
-    _box(ax, (x_f, row), "f", "forget", NODE_COLORS["gate"])
+    # the gates, in PyTorch's order
     _box(ax, (x_i, row), "i", "input", NODE_COLORS["gate"])
+    _box(ax, (x_f, row), "f", "forget", NODE_COLORS["gate"])
     _box(ax, (x_g, row), "g", "candidate", NODE_COLORS["tanh"])
     _box(ax, (x_o, row), "o", "output", NODE_COLORS["gate"])
     _wire(ax, [(x_f, row + 0.55), (x_f, top - 0.3)])
-    # i times g, then up into the sum
-    _node(ax, (4.35, 3.65), r"$\times$")
-    _wire(ax, [(x_i, row + 0.55), (x_i, 3.65), (4.05, 3.65)])
-    _wire(ax, [(x_g, row + 0.55), (x_g, 3.65), (4.65, 3.65)])
-    _wire(ax, [(4.35, 3.95), (4.35, top - 0.3)])
+    # i times g, then up into the sum; the i wire hops over the f wire at x_f
+    _node(ax, (x_g, mix), r"$\times$")
+    hop = 0.16
+    ax.plot([x_i, x_i, x_f - hop], [row + 0.55, mix, mix], color=_WIRE, lw=1.3, zorder=1)
+    ax.add_patch(Arc((x_f, mix), 2 * hop, 2 * hop, theta1=0, theta2=180, color=_WIRE, lw=1.3, zorder=1))
+    _wire(ax, [(x_f + hop, mix), (x_g - 0.3, mix)])
+    _wire(ax, [(x_g, row + 0.55), (x_g, mix - 0.3)])
+    _wire(ax, [(x_g, mix + 0.3), (x_g, top - 0.3)])
     # the hidden state: tanh(c_t) times o, out to the right
-    _box(ax, (6.6, 3.75), "tanh", "", NODE_COLORS["tanh"], width=1.1)
-    _wire(ax, [(6.6, top), (6.6, 4.3)])
+    _box(ax, (6.5, 3.75), "tanh", "", NODE_COLORS["tanh"], width=1.1)
+    _wire(ax, [(6.5, top), (6.5, 4.3)])
     _node(ax, (x_o, 3.75), r"$\times$")
-    _wire(ax, [(7.15, 3.75), (x_o - 0.3, 3.75)])
+    _wire(ax, [(7.05, 3.75), (x_o - 0.3, 3.75)])
     _wire(ax, [(x_o, row + 0.55), (x_o, 3.45)])
     _wire(ax, [(x_o + 0.3, 3.75), (9.3, 3.75)])
     ax.text(9.3, 3.95, r"$h_t$", ha="right", va="bottom", fontsize=_MATH)
-    _bus(ax, [x_f, x_i, x_g, x_o])
+    _bus(ax, [x_i, x_f, x_g, x_o])
     return fig
 
 
@@ -398,47 +409,57 @@ def draw_lstm_deltas() -> matplotlib.figure.Figure:
     >>> min(t.get_fontsize() for t in draw_lstm_deltas().axes[0].texts) >= 9
     True
     """
-    fig, ax = _phone_figure((-0.4, 9.4), (-1.0, 6.5))
+    # larger type than the other diagrams (every label at 12 points or more, scripts included at
+    # _BIG), as the figure holds more labels: shown at a phone's width they stay near 11 px or more
+    fig, ax = _phone_figure((-0.4, 9.4), (-1.2, 6.85))
     cell = NETWORK_COLORS["LSTM"]
     top, low = 5.0, 1.0
     x_f, x_down, x_join, x_h, x_w = 1.7, 4.1, 6.6, 8.2, 0.9
-    ax.text(-0.3, 6.3, "to step $t-1$", ha="left", va="top", fontsize=9.5)
-    ax.text(9.3, 6.3, "from step $t+1$", ha="right", va="top", fontsize=9.5)
+    ax.text(-0.3, 6.75, "to step $t-1$", ha="left", va="top", fontsize=12)
+    ax.text(9.3, 6.75, "from step $t+1$", ha="right", va="top", fontsize=12)
     # the cell path, right to left: + (the h side joins) -> x f_t -> out
     _wire(ax, [(9.3, top), (x_join + 0.3, top)], color=cell, lw=3)
-    ax.text(9.3, top + 0.22, r"$\delta c_{t+1} \odot f_{t+1}$", ha="right", va="bottom", fontsize=_MATH,
+    ax.text(9.3, top + 0.36, r"$\delta c_{t+1} \odot f_{t+1}$", ha="right", va="bottom", fontsize=_BIG,
             color=cell)  # fmt: skip
-    _node(ax, (x_join, top), "+")
+    _node(ax, (x_join, top), "+", fontsize=13)
     _wire(ax, [(x_join - 0.3, top), (x_f + 0.3, top)], color=cell, lw=3)
-    ax.text((x_join + x_down) / 2, top + 0.22, r"$\delta c_t$", ha="center", va="bottom", fontsize=_MATH,
+    ax.text((x_join + x_down) / 2 - 0.3, top + 0.22, r"$\delta c_t$", ha="center", va="bottom", fontsize=_BIG,
             color=cell)  # fmt: skip
-    _node(ax, (x_f, top), r"$\times$")
+    _node(ax, (x_f, top), r"$\times$", fontsize=13)
     _wire(ax, [(x_f, 3.9), (x_f, top - 0.3)])
-    ax.text(x_f + 0.12, 4.0, "$f_t$", ha="left", va="bottom", fontsize=_MATH)
+    ax.text(x_f + 0.12, 4.0, "$f_t$", ha="left", va="bottom", fontsize=_BIG)
     _wire(ax, [(x_f - 0.3, top), (-0.3, top)], color=cell, lw=3)
-    ax.text(-0.3, top + 0.22, r"$\delta c_t \odot f_t$", ha="left", va="bottom", fontsize=_MATH, color=cell)
+    ax.text(-0.3, top + 0.36, r"$\delta c_t \odot f_t$", ha="left", va="bottom", fontsize=_BIG, color=cell)
     # the hidden path, right to left: + (the loss joins) -> branch -> gate deltas -> W_hh -> out
     _wire(ax, [(9.3, low), (x_h + 0.3, low)])
-    ax.text(9.3, low + 0.42, r"$\delta a_{t+1} W_{hh}$", ha="right", va="bottom", fontsize=_MATH)
-    _node(ax, (x_h, low), "+")
+    ax.text(9.3, low + 0.42, r"$\delta a_{t+1} W_{hh}$", ha="right", va="bottom", fontsize=_BIG)
+    _node(ax, (x_h, low), "+", fontsize=13)
     _wire(ax, [(x_h, -0.35), (x_h, low - 0.3)])
     ax.text(x_h, -0.45, r"$\partial \mathcal{L} / \partial\,\mathrm{output}_t$", ha="center", va="top",
-            fontsize=_MATH)  # fmt: skip
+            fontsize=_BIG)  # fmt: skip
     _wire(ax, [(x_h - 0.3, low), (4.95, low)])
-    ax.text((x_h + x_join) / 2 - 0.05, low - 0.22, r"$\delta h_t$", ha="center", va="top", fontsize=_MATH)
-    ax.text(5.6, low - 0.22, r"$\delta o$", ha="center", va="top", fontsize=10.5)
+    ax.text((x_h + x_join) / 2 - 0.05, low - 0.22, r"$\delta h_t$", ha="center", va="top", fontsize=_BIG)
+    ax.text(5.6, low - 0.22, r"$\delta o$", ha="center", va="top", fontsize=12)
     # delta h_t through m_t = o_t tanh(c_t) into the cell path
     ax.plot([x_join], [low], "o", ms=4, color=_WIRE)
     _wire(ax, [(x_join, low), (x_join, 2.55)])
-    _box(ax, (x_join, 3.05), r"$\times\ o_t \odot \tanh' c_t$", "", NODE_COLORS["tanh"], width=3.1)
+    _box(
+        ax,
+        (x_join, 3.05),
+        r"$\times\ o_t \odot \tanh' c_t$",
+        "",
+        NODE_COLORS["tanh"],
+        width=3.7,
+        fontsize=_BIG,
+    )
     _wire(ax, [(x_join, 3.6), (x_join, top - 0.3)])
     # delta c_t down into the gate deltas of i, f, g
     ax.plot([x_down], [top], "o", ms=4, color=cell)
     _wire(ax, [(x_down, top), (x_down, low + 0.55)], color=cell)
-    ax.text(x_down - 0.12, 3.3, r"$\delta i, \delta f, \delta g$", ha="right", va="center", fontsize=10)
-    _box(ax, (3.25, low), r"$\delta a_t$", "", NODE_COLORS["gate"], width=3.3)
-    _node(ax, (x_w, low), r"$W_{hh}$", radius=0.5)
+    ax.text(x_down - 0.12, 3.3, r"$\delta i, \delta f, \delta g$", ha="right", va="center", fontsize=12)
+    _box(ax, (3.25, low), r"$\delta a_t$", "", NODE_COLORS["gate"], width=3.3, fontsize=_BIG)
+    _node(ax, (x_w, low), r"$W_{hh}$", radius=0.62, fontsize=_BIG)
     _wire(ax, [(1.6, low), (x_w + 0.5, low)])
     _wire(ax, [(x_w - 0.5, low), (-0.3, low)])
-    ax.text(-0.3, low - 0.6, r"$\delta a_t W_{hh}$", ha="left", va="top", fontsize=_MATH)
+    ax.text(-0.3, low - 0.6, r"$\delta a_t W_{hh}$", ha="left", va="top", fontsize=_BIG)
     return fig
