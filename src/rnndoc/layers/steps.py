@@ -130,10 +130,15 @@ def lstm_step_backward(dh_next, dc_next, saved, weight_hh: Weight, weight_hr: We
     i, f, g, o, c_prev, tanh_c = saved
     delta_m = dh_next if weight_hr is None else dh_next @ weight_hr  # (N, H): delta m_t = delta h_t W_p
     delta_c = dc_next + delta_m * o * (1 - tanh_c * tanh_c)  # (N, H): delta c_t
-    by_i, by_f, by_g, by_o = delta_c * g, delta_c * c_prev, delta_c * i, delta_m * tanh_c  # dL/d(gate value)
-    delta_a = torch.cat(
-        [by_i * i * (1 - i), by_f * f * (1 - f), by_g * (1 - g * g), by_o * o * (1 - o)], dim=1, out=out
-    )  # (N, 4H): [delta i_t, delta f_t, delta g_t, delta o_t], by the pre-activations
+    hidden = delta_c.shape[1]
+    by_g = delta_c * i  # (N, H): dL/dg_t
+    # (N, 4H): dL/d(gate value), blocks i, f, g, o
+    by_gate = torch.cat([delta_c * g, delta_c * c_prev, by_g, delta_m * tanh_c], dim=1)
+    gates = torch.cat([i, f, g, o], dim=1)  # (N, 4H): i_t, f_t, g_t, o_t
+    # (N, 4H): [delta i_t, delta f_t, ., delta o_t] = dL/d(gate) s (1 - s), sigma' of the sigmoid gates
+    delta_a = torch.mul(by_gate * gates, 1 - gates, out=out)
+    g_block = delta_a[:, 2 * hidden : 3 * hidden]  # (N, H): delta g_t = dL/dg_t (1 - g_t^2), tanh's
+    torch.mul(by_g, 1 - g * g, out=g_block)
     return delta_a, delta_a @ weight_hh, delta_c * f  # (N, 4H), (N, H_out), (N, H)
 
 
