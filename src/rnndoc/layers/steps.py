@@ -9,11 +9,12 @@ itself is written once, in its chapter. Below them, ``KINDS``: the one table of 
 Nothing here checks its arguments: the front doors do, once (:mod:`rnndoc.layers.cells`
 for single steps, :func:`rnndoc.layers.forward` and :func:`rnndoc.layers.backward` for
 modules). A weight may be packed for oneDNN by the sweep (:mod:`rnndoc.layers.products`);
-it multiplies with ``@`` as the tensor does. Three steps add to a product in the same kernel
-call, ``linear(h, w, add=x)`` (:math:`x + h W^\top`: :func:`rnn_step`, :func:`lstm_step`) and
-``matmul(d, w, add=x)`` (:math:`x + d W`: :func:`gru_step_backward`): one operation fewer per
-step than a product followed by an addition, and the rounding the book's numbers were
-checked with. The activations run in place (``tanh_``, ``sigmoid_``) on the fresh result of
+it multiplies with ``@`` as the tensor does. Four steps add to a product in the same kernel
+call, ``linear(h, w, add=x)`` (:math:`x + h W^\top`: :func:`rnn_step`, :func:`lstm_step`,
+:func:`gru_step`, one product per block, :math:`[x_r, x_z] + h W_{hr; hz}^\top` and
+:math:`h W_{hn}^\top + b_{hn}`) and ``matmul(d, w, add=x)`` (:math:`x + d W`:
+:func:`gru_step_backward`): one operation fewer per step than a product followed by an
+addition, and the rounding the book's numbers were checked with. The activations run in place (``tanh_``, ``sigmoid_``) on the fresh result of
 the product or sum they apply to (the same kernel on the same layout as ``torch.tanh``: the
 same bits, one allocation fewer), and ``out``, where the sweep gives it, is where
 :math:`h_t` is written (a step of the sweep's preallocated output), so that the sweep needs no
@@ -166,7 +167,7 @@ def gru_step(
     r"""One GRU step from the input projection (:eq:`eq-gru`, row form :eq:`eq-gru-rows`): :math:`h_t`, and :math:`(h_{t-1}, r_t, z_t, n_t, q_t)` for the backward.
 
     ``weight_hh`` is :math:`W_{hh}` (3H, H), or its blocks :math:`(W_{hr; hz}, W_{hn})` as the
-    sweep splits them once (:attr:`Weights.hh_blocks`); each block's product adds its own term.
+    sweep splits them once (``Weights.hh_blocks``); each block's product adds its own term.
     """
     two = 2 * h.shape[1]
     w_rz, w_n = weight_hh if isinstance(weight_hh, tuple) else split_rows(weight_hh, two)  # (2H, H), (H, H)
