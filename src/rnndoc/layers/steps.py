@@ -138,8 +138,7 @@ def lstm_step_backward(dh_next, dc_next, saved, weight_hh: Weight, weight_hr: We
     gates = torch.cat([i, f, g, o], dim=1)  # (N, 4H): i_t, f_t, g_t, o_t
     # (N, 4H): [delta i_t, delta f_t, ., delta o_t] = dL/d(gate) s (1 - s), sigma' of the sigmoid gates
     delta_a = torch.mul(by_gate * gates, 1 - gates, out=out)
-    g_block = delta_a[:, 2 * hidden : 3 * hidden]  # (N, H): delta g_t = dL/dg_t (1 - g_t^2), tanh's
-    torch.mul(by_g, 1 - g * g, out=g_block)
+    delta_a[:, 2 * hidden : 3 * hidden] = by_g * (1 - g * g)  # (N, H): delta g_t = dL/dg_t (1 - g_t^2)
     return delta_a, delta_a @ weight_hh, delta_c * f  # (N, 4H), (N, H_out), (N, H)
 
 
