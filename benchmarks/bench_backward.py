@@ -14,7 +14,9 @@ Kernels: the matrix-product kernels each side called in one untimed call, counte
 kernels ran rather than which were expected; then the CPU and rnndoc's measured choice of
 kernel for each product shape (rnndoc.layers.products times ATen against oneDNN once per shape).
 The table's last column, ``products``: the same ratio for rnndoc's matrix products alone
-(``products_only``), the lower bound of the ratio for any step-by-step design on this machine.
+(``products_only``), the lower bound of the ratio for any step-by-step design on this machine;
+``floor``: the same products plus the fewest elementwise kernel calls each step must make
+(``FLOOR_OPS``), in the same Python loop, the lower bound for a step-by-step design in Python.
 Run with ``nox -s bench``; arguments: --threads N, --rounds R.
 """
 
@@ -41,7 +43,8 @@ PRODUCTS_NOTE = (
     "products: rnndoc's matrix products alone (no activation, no elementwise step, no Python step loop), "
     "by the kernels it chose, over torch's whole call, median of interleaved ratios: the lower bound of "
     "the ratio for any step-by-step design with these kernels (a ratio above the target here means no "
-    "such design can meet it on this machine)"
+    "such design can meet it on this machine); floor: the same products plus the fewest elementwise kernel "
+    "calls each step must make (one per tensor its equations define: FLOOR_OPS), in the same Python loop"
 )
 
 
@@ -201,7 +204,16 @@ def ratio(ours, theirs, rounds: int) -> tuple[float, float, float]:
     return statistics.median(ratios), statistics.median(t_ours), statistics.median(t_theirs)
 
 
-def products_only(module, x: torch.Tensor, with_backward: bool):
+#: The fewest elementwise kernel calls a step must make besides its products, by gate count
+#: (1 RNN, 3 GRU, 4 LSTM): one per tensor its equations define at each step. Forward: RNN h_t;
+#: GRU sigma of [r, z], n_t, h_t; LSTM the activations of [i, f, g, o], c_t, tanh c_t, h_t.
+#: Backward: RNN delta_t; GRU [delta r, delta z, delta n], delta q_t, delta h_t z_t; LSTM delta c_t,
+#: [delta i, delta f, delta g, delta o], delta c_t f_t. Each as the cheapest kernel there is, one binary op
+#: into a preallocated tensor of that size (fewer than any real step: most are ternary or transcendental).
+FLOOR_OPS = {1: ((1,), (1,)), 3: ((2, 1, 1), (3, 1, 1)), 4: ((4, 1, 1, 1), (1, 4, 1))}
+
+
+def products_only(module, x: torch.Tensor, with_backward: bool, floor: bool = False):
     """A call that runs only the matrix products of rnndoc's sweeps over ``x``, by rnndoc's chosen kernels.
 
     The lower bound of any design that multiplies step by step with these kernels: forward, the
@@ -209,13 +221,24 @@ def products_only(module, x: torch.Tensor, with_backward: bool):
     (N, H) x W_hh^T, each adding its step's input part; ``with_backward``, also the backward
     sweep's: L products delta_t W_hh, the weight gradients' two sums over L*N rows and the
     input's gradient delta W_ih. Every product of the same shapes as rnndoc's (the values
-    differ: nothing else is computed, h is not updated).
+    differ: nothing else is computed, h is not updated). With ``floor``, each step also makes
+    the fewest elementwise kernel calls a step of its kind must make (``FLOOR_OPS``), in the same
+    Python loop: the lower bound of a step-by-step design that calls torch from Python.
     """
     w_ih, w_hh = module.weight_ih_l0.detach(), module.weight_hh_l0.detach()  # (G*H, H_in), (G*H, H)
     bias = (module.bias_ih_l0 + module.bias_hh_l0).detach()  # (G*H,)
     length, batch = x.shape[:2]
-    h = torch.randn(batch, w_hh.shape[1])  # (N, H)
+    hidden = w_hh.shape[1]
+    h = torch.randn(batch, hidden)  # (N, H)
     delta = torch.randn(length, batch, w_hh.shape[0])  # (L, N, G*H)
+    forward_ops, backward_ops = FLOOR_OPS[w_hh.shape[0] // hidden] if floor else ((), ())
+    # per step: (out, a, b) for torch.mul(a, b, out=out), each (N, blocks*H)
+    operands = {blocks: [torch.rand(batch, blocks * hidden) for _ in range(3)] for blocks in (1, 2, 3, 4)}
+
+    def elementwise(ops) -> None:
+        for blocks in ops:
+            out, a, b = operands[blocks]
+            torch.mul(a, b, out=out)
 
     def call() -> None:
         with torch.no_grad():
@@ -225,9 +248,11 @@ def products_only(module, x: torch.Tensor, with_backward: bool):
             x_part = products.linear(x.flatten(0, 1), packed_ih, add=bias).view(length, batch, -1)
             for t in range(length):
                 products.linear(h, packed_hh, add=x_part[t])  # (N, G*H)
+                elementwise(forward_ops)
             if with_backward:
                 for t in range(length):
                     products.matmul(delta[t], packed_hh)  # (N, H)
+                    elementwise(backward_ops)
                 flat = delta.flatten(0, 1)  # (L*N, G*H)
                 products.transposed_products(flat, [x.flatten(0, 1), h.repeat(length, 1)], fast)
                 products.matmul(flat, products.pack(w_ih, length * batch, fast))  # (L*N, H_in)
@@ -248,22 +273,21 @@ def main() -> int:
     )
     print("interleaved rounds, median of the ratios; the machine may be shared: read ratios, not times")
     header = f"{'layer':<6}{'rnndoc ms':>11}{'torch ms':>10}{'ratio':>7}{'target':>8}  met"
-    print(header + f"{'rnndoc MiB':>12}{'torch MiB':>11}{'products':>10}")
+    print(header + f"{'rnndoc MiB':>12}{'torch MiB':>11}{'products':>10}{'floor':>7}")
     failed, used = 0, []
     for name, cls in (("RNN", torch.nn.RNN), ("GRU", torch.nn.GRU), ("LSTM", torch.nn.LSTM)):
         problem = _problem(cls)
         ours_call, theirs_call = lambda p=problem: backward(*p), lambda p=problem: torch_forward_backward(*p)
         median, ours, theirs = ratio(ours_call, theirs_call, args.rounds)
-        bound, _, _ = ratio(
-            products_only(problem[0], problem[1], with_backward=True), theirs_call, args.rounds
-        )
+        bound, _, _ = ratio(products_only(problem[0], problem[1], True), theirs_call, args.rounds)
+        floor, _, _ = ratio(products_only(problem[0], problem[1], True, floor=True), theirs_call, args.rounds)
         ours_mib = rnndoc_saved_bytes(*problem[:3]) / 2**20
         theirs_mib = torch_saved_bytes(*problem[:3]) / 2**20
         met = median <= TARGETS[name] and ours_mib <= theirs_mib
         failed += not met
         print(
             f"{name:<6}{ours * 1e3:>11.1f}{theirs * 1e3:>10.1f}{median:>7.2f}{TARGETS[name]:>8.1f}  "
-            f"{'yes' if met else 'NO ':<3}{ours_mib:>12.2f}{theirs_mib:>11.2f}{bound:>10.2f}"
+            f"{'yes' if met else 'NO ':<3}{ours_mib:>12.2f}{theirs_mib:>11.2f}{bound:>10.2f}{floor:>7.2f}"
         )
         used.append(f"{name:<6}rnndoc: {kernels(ours_call)}; torch: {kernels(theirs_call)}")
     print(PRODUCTS_NOTE)

@@ -9,11 +9,12 @@ itself is written once, in its chapter. Below them, ``KINDS``: the one table of 
 Nothing here checks its arguments: the front doors do, once (:mod:`rnndoc.layers.cells`
 for single steps, :func:`rnndoc.layers.forward` and :func:`rnndoc.layers.backward` for
 modules). A weight may be packed for oneDNN by the sweep (:mod:`rnndoc.layers.products`);
-it multiplies with ``@`` as the tensor does. Three steps add to a product in the same kernel
-call, ``linear(h, w, add=x)`` (:math:`x + h W^\top`: :func:`rnn_step`, :func:`lstm_step`) and
-``matmul(d, w, add=x)`` (:math:`x + d W`: :func:`gru_step_backward`): one operation fewer per
-step than a product followed by an addition, and the rounding the book's numbers were
-checked with. The activations run in place (``tanh_``, ``sigmoid_``) on the fresh result of
+it multiplies with ``@`` as the tensor does. Four steps add to a product in the same kernel
+call, ``linear(h, w, add=x)`` (:math:`x + h W^\top`: :func:`rnn_step`, :func:`lstm_step`,
+:func:`gru_step`, one product per block, :math:`[x_r, x_z] + h W_{hr; hz}^\top` and
+:math:`h W_{hn}^\top + b_{hn}`) and ``matmul(d, w, add=x)`` (:math:`x + d W`:
+:func:`gru_step_backward`): one operation fewer per step than a product followed by an
+addition, and the rounding the book's numbers were checked with. The activations run in place (``tanh_``, ``sigmoid_``) on the fresh result of
 the product or sum they apply to (the same kernel on the same layout as ``torch.tanh``: the
 same bits, one allocation fewer), and ``out``, where the sweep gives it, is where
 :math:`h_t` is written (a step of the sweep's preallocated output), so that the sweep needs no
@@ -35,7 +36,7 @@ from typing import Any
 
 import torch
 
-from .products import Weight, linear, matmul, transposed_products
+from .products import Weight, linear, matmul, split_rows, transposed_products
 
 __all__: list[str] = []  # internal, and unchecked: the front doors (cells.py, forward, backward) check
 
@@ -130,10 +131,14 @@ def lstm_step_backward(dh_next, dc_next, saved, weight_hh: Weight, weight_hr: We
     i, f, g, o, c_prev, tanh_c = saved
     delta_m = dh_next if weight_hr is None else dh_next @ weight_hr  # (N, H): delta m_t = delta h_t W_p
     delta_c = dc_next + delta_m * o * (1 - tanh_c * tanh_c)  # (N, H): delta c_t
-    by_i, by_f, by_g, by_o = delta_c * g, delta_c * c_prev, delta_c * i, delta_m * tanh_c  # dL/d(gate value)
-    delta_a = torch.cat(
-        [by_i * i * (1 - i), by_f * f * (1 - f), by_g * (1 - g * g), by_o * o * (1 - o)], dim=1, out=out
-    )  # (N, 4H): [delta i_t, delta f_t, delta g_t, delta o_t], by the pre-activations
+    hidden = delta_c.shape[1]
+    by_g = delta_c * i  # (N, H): dL/dg_t
+    # (N, 4H): dL/d(gate value), blocks i, f, g, o
+    by_gate = torch.cat([delta_c * g, delta_c * c_prev, by_g, delta_m * tanh_c], dim=1)
+    gates = torch.cat([i, f, g, o], dim=1)  # (N, 4H): i_t, f_t, g_t, o_t
+    # (N, 4H): [delta i_t, delta f_t, ., delta o_t] = dL/d(gate) s (1 - s), sigma' of the sigmoid gates
+    delta_a = torch.mul(by_gate * gates, 1 - gates, out=out)
+    delta_a[:, 2 * hidden : 3 * hidden] = by_g * (1 - g * g)  # (N, H): delta g_t = dL/dg_t (1 - g_t^2)
     return delta_a, delta_a @ weight_hh, delta_c * f  # (N, 4H), (N, H_out), (N, H)
 
 
@@ -154,36 +159,50 @@ def gru_bias_hn(bias_hh: torch.Tensor | None) -> torch.Tensor | None:
 def gru_step(
     x_part: torch.Tensor,
     h: torch.Tensor,
-    weight_hh: Weight,
+    weight_hh: Weight | tuple[Weight, Weight],
     bias_hn: torch.Tensor | None,
     out: torch.Tensor | None = None,
 ):
-    r"""One GRU step from the input projection (:eq:`eq-gru`, row form :eq:`eq-gru-rows`): :math:`h_t`, and :math:`(h_{t-1}, r_t, z_t, n_t, q_t)` for the backward."""
+    r"""One GRU step from the input projection (:eq:`eq-gru`, row form :eq:`eq-gru-rows`): :math:`h_t`, and :math:`(h_{t-1}, r_t, z_t, n_t, q_t)` for the backward.
+
+    ``weight_hh`` is :math:`W_{hh}` (3H, H), or its blocks :math:`(W_{hr; hz}, W_{hn})` as the
+    sweep splits them once (``Weights.hh_blocks``); each block's product adds its own term.
+    """
     two = 2 * h.shape[1]
+    w_rz, w_n = weight_hh if isinstance(weight_hh, tuple) else split_rows(weight_hh, two)  # (2H, H), (H, H)
     x_rz, x_n = x_part.tensor_split([two], dim=1)  # (N, 2H), (N, H): blocks r, z | n
-    hh_rz, hh_n = (h @ weight_hh.T).tensor_split([two], dim=1)  # h_(t-1) W_hh^T, the same blocks
-    q = hh_n if bias_hn is None else hh_n + bias_hn  # (N, H): q_t = h_(t-1) W_hn^T + b_hn
-    r, z = torch.sigmoid_(x_rz + hh_rz).chunk(2, dim=1)  # (N, H) each
+    r, z = torch.sigmoid_(linear(h, w_rz, add=x_rz)).chunk(2, dim=1)  # (N, H) each: sigma(x_rz + h W_rz^T)
+    q = linear(h, w_n, add=bias_hn)  # (N, H): q_t = h_(t-1) W_hn^T + b_hn
     n = torch.tanh_(torch.addcmul(x_n, r, q))  # (N, H): n_t = tanh(x_n + r_t q_t)
     h_next = torch.addcmul(n, z, h - n, out=out)  # (N, H): h_t = (1 - z_t) n_t + z_t h_(t-1)
     return h_next, (h, r, z, n, q)
 
 
-def gru_step_backward(dh_next: torch.Tensor, saved, weight_hh: Weight, out: torch.Tensor | None = None):
+def gru_step_backward(
+    dh_next: torch.Tensor,
+    saved,
+    weight_hh: Weight,
+    out: torch.Tensor | None = None,
+    out_hh: torch.Tensor | None = None,
+):
     r"""Step t of :eq:`eq-gru-deltas`: :math:`[\delta r_t, \delta z_t, \delta n_t]`, :math:`\delta q_t`, and the term to :math:`h_{t-1}`.
 
     ``dh_next`` is :math:`\delta h_t` (:math:`\lambda_t` of :eq:`eq-gru-vjp`); the last return
     is :math:`\delta h_t \odot z_t + [\delta r_t, \delta z_t, \delta q_t]\, W_{hh}` (N, H).
+    ``out`` and ``out_hh``, where given: where to write :math:`[\delta r_t, \delta z_t, \delta n_t]`
+    and :math:`[\delta r_t, \delta z_t, \delta q_t]` (the sweep's at step t).
     """
     h, r, z, n, q = saved
-    delta_n = dh_next * (1 - z) * (1 - n * n)  # (N, H): delta n_t
-    delta_z = dh_next * (h - n) * z * (1 - z)  # (N, H): delta z_t
+    one_minus_z = 1 - z  # (N, H)
+    delta_n = dh_next * one_minus_z * (1 - n * n)  # (N, H): delta n_t
+    delta_z = dh_next * (h - n) * z * one_minus_z  # (N, H): delta z_t
     delta_r = delta_n * q * r * (1 - r)  # (N, H): delta r_t
-    delta_q = r * delta_n  # (N, H): delta q_t; W_hn and b_hn see delta n_t through r_t
     delta = torch.cat([delta_r, delta_z, delta_n], dim=1, out=out)  # (N, 3H): by x_part
-    # (N, H): dh_next z_t + [delta r_t, delta z_t, delta q_t] W_hh, as one addmm (its rounding is the book's)
-    dh = matmul(torch.cat([delta_r, delta_z, delta_q], dim=1), weight_hh, add=dh_next * z)
-    return delta, delta_q, dh
+    # (N, 3H): [delta r_t, delta z_t, delta q_t], delta q_t = r_t delta n_t (W_hn and b_hn see delta n_t through r_t)
+    by_hh = torch.cat([delta_r, delta_z, r * delta_n], dim=1, out=out_hh)
+    # (N, H): dh_next z_t + by_hh W_hh, as one addmm (its rounding is the book's)
+    dh = matmul(by_hh, weight_hh, add=dh_next * z)
+    return delta, by_hh[:, 2 * h.shape[1] :], dh  # (N, 3H), (N, H): delta q_t, (N, H)
 
 
 def gru_paper_step(
@@ -216,6 +235,11 @@ class Weights:
         """The GRU's :math:`b_{hn}`, sliced once for a whole sweep."""
         return gru_bias_hn(self.bias_hh)
 
+    @functools.cached_property
+    def hh_blocks(self) -> tuple[Weight, Weight]:
+        """The GRU's :math:`W_{hh}` as its blocks (r, z | n), split once for a whole sweep (packed as it is)."""
+        return split_rows(self.weight_hh, 2 * (self.weight_hh.shape[0] // 3))
+
 
 @dataclass(frozen=True)
 class Kind:
@@ -223,8 +247,8 @@ class Kind:
 
     ``step(x_part_t, state, w, out) -> (state_t, saved_t)``, with ``out`` None or where to write
     :math:`h_t` (the sweep's output at step t; never given under autocast);
-    ``backward(d_state, saved_t, w, out) -> (delta_t, delta_hh_t, d_state_prev)``, with ``delta_t``
-    (written in ``out`` where given: the sweep's at step t)
+    ``backward(d_state, saved_t, w, out, out_hh) -> (delta_t, delta_hh_t, d_state_prev)``, with ``delta_t``
+    and ``delta_hh_t`` (written in ``out`` and ``out_hh`` where given: the sweep's at step t)
     the gradient at ``x_part`` (for W_ih and b_ih) and ``delta_hh_t`` at :math:`h_{t-1} W_{hh}^\top + b_{hh}`
     (for W_hh and b_hh: the same tensor but for the GRU); ``own``: the weights only this kind has,
     each with its gradient ``(saved, dh_steps, use_onednn) -> Tensor``, given every step's :math:`\delta h_t`.
@@ -244,7 +268,7 @@ def _rnn(name: str, nonlinearity: str) -> Kind:
         h = rnn_step(x_part, state[0], w.weight_hh, nonlinearity, out)  # (N, H)
         return (h,), h  # h_t is all its backward reads
 
-    def backward(d_state, h_next, w, out=None):
+    def backward(d_state, h_next, w, out=None, out_hh=None):  # out_hh: delta_hh is delta
         delta, dh = rnn_step_backward(d_state[0], h_next, w.weight_hh, nonlinearity, out)  # (N, H), (N, H)
         return delta, delta, (dh,)
 
@@ -256,7 +280,7 @@ def _lstm_step(x_part, state, w, out=None):
     return (h, c), saved
 
 
-def _lstm_backward(d_state, saved, w, out=None):
+def _lstm_backward(d_state, saved, w, out=None, out_hh=None):  # out_hh: delta_hh is delta
     delta_a, dh, dc = lstm_step_backward(
         *d_state, saved, w.weight_hh, w.weight_hr, out
     )  # (N, 4H), (N, H_out), (N, H)
@@ -280,14 +304,15 @@ def gru_gates(saved) -> dict[str, torch.Tensor]:
 
 
 def _gru_step(x_part, state, w, out=None):
-    h, saved = gru_step(x_part, state[0], w.weight_hh, w.bias_hn, out)  # (N, H)
+    h, saved = gru_step(x_part, state[0], w.hh_blocks, w.bias_hn, out)  # (N, H)
     return (h,), saved
 
 
-def _gru_backward(d_state, saved, w, out=None):
-    delta, delta_q, dh = gru_step_backward(d_state[0], saved, w.weight_hh, out)  # (N, 3H), (N, H), (N, H)
-    two = 2 * delta_q.shape[1]
-    return delta, torch.cat([delta[:, :two], delta_q], dim=1), (dh,)  # [delta r, delta z, delta q] (N, 3H)
+def _gru_backward(d_state, saved, w, out=None, out_hh=None):
+    delta, delta_q, dh = gru_step_backward(d_state[0], saved, w.weight_hh, out, out_hh)  # (N, 3H), 2 x (N, H)
+    if out_hh is None:  # the sweep's first step, before its buffers exist
+        out_hh = torch.cat([delta[:, : 2 * delta_q.shape[1]], delta_q], dim=1)
+    return delta, out_hh, (dh,)  # [delta r, delta z, delta q] (N, 3H)
 
 
 #: The cell kinds by PyTorch's mode: ``"RNN_TANH"`` and ``"RNN_RELU"`` (1 gate block, :func:`rnn_step`

@@ -135,10 +135,11 @@ def run_direction(x, state: tuple, w: Weights, kind: Kind, reverse: bool, mask, 
     saved: list[Any] = [None] * length
     x_steps = x_part.unbind(0)  # L x (N, G*H), one view each
     out_steps = [None] * length if output is None else output.unbind(0)  # L x (N, H_out), views
+    step, cast = kind.step, kind.bias_hh_in_step  # read once: the loop's own work is the step
     for t in reversed(range(length)) if reverse else range(length):
-        new, step_saved = kind.step(x_steps[t], state, packed, out_steps[t])
+        new, step_saved = step(x_steps[t], state, packed, out_steps[t])
         if tape is not None:  # h_(t-1) in the dtype the step computed in (autocast may change it)
-            h_prev[t], saved[t] = state[0].to(new[0].dtype), step_saved
+            h_prev[t], saved[t] = state[0].to(new[0].dtype) if cast else state[0], step_saved
         if mask is None:
             state, outputs[t] = new, new[0]
         else:  # past a sequence's end (eq-packed): its state stays, its output is zero
@@ -225,22 +226,28 @@ def run_direction_backward(d_out, d_state: tuple, w: Weights, kind: Kind, record
     delta: Any = None  # (L, N, G*H), made at the first step, in the dtype it computes
     delta_hh: Any = None
     dh_steps: Any = None  # (L, N, H_out)
+    # by time index, one view each (made once: a select per step costs as much as a small op)
+    d_out_steps, saved_steps, backward_step = d_out.unbind(0), record.saved, kind.backward
+    delta_steps: Any = [None] * length  # delta[t], delta_hh[t] once the buffers exist
+    delta_hh_steps: Any = [None] * length
     for t in range(length) if reverse else reversed(range(length)):
-        dh_t = d_state[0] + d_out[t]  # (N, H_out): delta h_t, from output t and from the later steps
+        dh_t = d_state[0] + d_out_steps[t]  # (N, H_out): delta h_t, from output t and from the later steps
         in_place = delta is not None and mask is None  # delta_t written into delta[t] by the step
-        delta_t, delta_hh_t, d_prev = kind.backward(
-            (dh_t, *d_state[1:]), record.saved[t], packed, delta[t] if in_place else None
-        )
+        delta_t, delta_hh_t, d_prev = backward_step(
+            (dh_t, *d_state[1:]), saved_steps[t], packed,
+            delta_steps[t] if in_place else None, delta_hh_steps[t] if in_place else None,
+        )  # fmt: skip
         if delta is None:
             delta = delta_t.new_empty(length, *delta_t.shape)  # (L, N, G*H)
             delta_hh = delta if delta_hh_t is delta_t else torch.empty_like(delta)
             dh_steps = dh_t.new_empty(length, *dh_t.shape) if keep_dh else None  # (L, N, H_out)
+            delta_steps, delta_hh_steps = delta.unbind(0), delta_hh.unbind(0)
         if mask is None:
             d_state = d_prev
             if not in_place:
                 delta[t] = delta_t
-            if delta_hh is not delta:
-                delta_hh[t] = delta_hh_t
+                if delta_hh is not delta:
+                    delta_hh[t] = delta_hh_t
         else:  # past a sequence's end the state was only carried (eq-packed-grad): so is its gradient
             d_state = tuple(torch.where(mask[t], new, old) for new, old in zip(d_prev, d_state, strict=True))
             torch.mul(delta_t, mask[t], out=delta[t])  # (N, G*H)
