@@ -200,3 +200,73 @@ def test_workflow_uploads_the_assembled_site():
     assert upload["with"]["path"] == "docs/_build/site"
     assert steps.index(upload) > runs.index("nox -s site")
     assert workflow["env"]["RNNDOC_BASE_URL"].endswith("/")  # the 404 page's prefix: base + en/
+
+
+# --- the Sphinx side (docs/_ext/editions.py) on a stand-in configuration and page context ----------
+
+
+class _Config(dict):
+    """What the handlers read of Sphinx's Config: attributes, and ``in`` for a registered name."""
+
+    __getattr__ = dict.__getitem__
+
+    def __setattr__(self, name, value):
+        self[name] = value
+
+
+def _config(language: str, book: str = BOOK, base: str = "/rnndoc/") -> _Config:
+    return _Config(
+        language=language, editions_book_url=book, editions_base_url=base, html_baseurl=book,
+        ogp_site_url=book, notebook_export_book_url=book, reader_links_book_url=book,
+        notfound_urls_prefix=base or "/",
+        notfound_context={"body": f"<a href='{base or '/'}index.html'>front page</a>"},
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(("language", "folder"), [("en", "en"), ("zh_TW", "zh-TW")])
+def test_each_edition_gets_its_folder(language, folder):
+    config = _config(language)
+    editions._edition_addresses(None, config)
+    for name in ("html_baseurl", "ogp_site_url", "notebook_export_book_url", "reader_links_book_url"):
+        assert config[name] == f"{BOOK}{folder}/"
+    assert config.notfound_urls_prefix == f"/rnndoc/{folder}/"
+    assert config.notfound_context["body"] == f"<a href='/rnndoc/{folder}/index.html'>front page</a>"
+
+
+def test_a_local_build_keeps_its_addresses():
+    config = _config("en", book="", base="")
+    before = dict(config)
+    editions._edition_addresses(None, config)
+    assert config == before
+
+
+def _page_context(language: str, pagename: str, book: str = BOOK, base: str = "/rnndoc/") -> dict:
+    from types import SimpleNamespace  # noqa: PLC0415
+
+    app = SimpleNamespace(
+        config=_config(language, book, base),
+        builder=SimpleNamespace(format="html", get_target_uri=lambda name: f"{name}.html"),
+    )
+    context = {"metatags": ""}
+    editions._switcher_and_alternates(app, pagename, "page.html", context, None)
+    return context
+
+
+def test_switcher_and_alternates_in_the_page_context():
+    context = _page_context("en", "chapters/bptt")
+    switch = context["rnndoc_edition_switch"]
+    assert switch["url"] == "../../zh-TW/chapters/bptt.html"
+    assert (switch["tag"], switch["name"], switch["key"]) == ("zh-TW", "中文（台灣）", editions.STORAGE_KEY)
+    assert (
+        f'<link rel="alternate" hreflang="zh-TW" href="{BOOK}zh-TW/chapters/bptt.html" />'
+        in (context["metatags"])
+    )
+    assert f'<link rel="alternate" hreflang="x-default" href="{BOOK}" />' in context["metatags"]
+    english = _page_context("zh_TW", "index")["rnndoc_edition_switch"]
+    assert (english["url"], english["name"], english["tag"]) == ("../en/index.html", "English", "en")
+    # the 404 page is served at any address: the other edition's front page by its absolute path
+    assert _page_context("en", "404")["rnndoc_edition_switch"]["url"] == "/rnndoc/zh-TW/index.html"
+    assert "rnndoc_edition_switch" not in _page_context("en", "404", book="", base="")
+    local = _page_context("en", "notation", book="", base="")
+    assert local["rnndoc_edition_switch"]["url"] == "../html-zh_TW/notation.html"
+    assert "x-default" not in local["metatags"]
