@@ -163,6 +163,13 @@ def _edition_addresses(app, config) -> None:
         config.notfound_context = context
 
 
+def _static_files(app, config) -> None:
+    """The switcher's script and style (docs/_static), as configuration: a page whose files
+    change is written again."""
+    config.html_css_files = [*config.html_css_files, "rnndoc-editions.css"]
+    config.html_js_files = [*config.html_js_files, ("rnndoc-editions.js", {"defer": "defer"})]
+
+
 def _switcher_and_alternates(app, pagename, templatename, context, doctree) -> None:
     if app.builder.format != "html" or not hasattr(app.builder, "get_target_uri"):
         return
@@ -197,5 +204,5 @@ def setup(app):
     # before translated_edition's (400), which writes the 404 text from notfound_urls_prefix
     app.connect("config-inited", _edition_addresses, priority=350)
     app.connect("html-page-context", _switcher_and_alternates)
-    app.add_js_file("rnndoc-editions.js", loading_method="defer")
+    app.connect("config-inited", _static_files)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
