@@ -323,6 +323,10 @@ def site(session: nox.Session) -> None:
     builds with its addresses set (RNNDOC_BOOK_URL, RNNDOC_BASE_URL) and uploads this folder;
     ``nox -s published`` checks the same assembly with example addresses.
     """
+    if not (os.environ.get("RNNDOC_BOOK_URL") or os.environ.get("RNNDOC_BASE_URL")):
+        session.warn("RNNDOC_BOOK_URL and RNNDOC_BASE_URL are unset: the editions were built for the local "
+                     "layout (switchers to docs/_build/html-zh_TW, a 404 page for the root); set them as the "
+                     "Pages workflow does, or run `nox -s published` (example addresses)")  # fmt: skip
     builds = {SITE_FOLDERS["en"]: BUILD / "html"}
     builds |= {SITE_FOLDERS[language]: BUILD / f"html-{language}" for language in LANGUAGES}
     _assemble_site(session, BUILD / "site", builds, os.environ.get("RNNDOC_BOOK_URL", ""))
