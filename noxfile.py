@@ -16,9 +16,13 @@ import os
 import re
 import shlex
 import shutil
+import sys
 from pathlib import Path
 
 import nox
+
+sys.path.insert(0, str(Path(__file__).parent / "docs" / "_ext"))
+import editions  # docs/_ext/editions.py: the editions' folders (it imports nothing from Sphinx)
 
 nox.needs_version = ">=2024.10.9"
 nox.options.default_venv_backend = "venv"
@@ -297,27 +301,70 @@ PUBLISHED_ENV = {
 }
 
 
+def _assemble_site(session: nox.Session, out: Path, builds: dict[str, Path], book_url: str) -> None:
+    """Put the editions' builds side by side in ``out`` (docs/_ext/site_assembly.py)."""
+    pairs = [f"{folder}={build}" for folder, build in builds.items()]
+    session.run(sys.executable, str(DOCS / "_ext" / "site_assembly.py"), str(out), *pairs,
+                "--book-url", book_url, external=True)  # fmt: skip
+
+
+#: Each edition's folder in the published site, by Sphinx language (docs/_ext/editions.py).
+SITE_FOLDERS = {edition.language: edition.folder for edition in editions.EDITIONS}
+
+
+@nox.session(venv_backend="none", default=False, requires=["docs"])
+def site(session: nox.Session) -> None:
+    """Assemble the published site from the editions ``docs`` built, into docs/_build/site.
+
+    ``en/`` (docs/_build/html, with the PDF where ``nox -s pdf`` put it) and ``zh-TW/``
+    (docs/_build/html-zh_TW) side by side, a root page that picks the edition (the reader's
+    stored choice, else the browser's languages), a redirect page at every English page's old
+    address, and the 404 page at the root (docs/_ext/site_assembly.py). The Pages workflow
+    builds with its addresses set (RNNDOC_BOOK_URL, RNNDOC_BASE_URL) and uploads this folder;
+    ``nox -s published`` checks the same assembly with example addresses.
+    """
+    if not (os.environ.get("RNNDOC_BOOK_URL") or os.environ.get("RNNDOC_BASE_URL")):
+        session.warn("RNNDOC_BOOK_URL and RNNDOC_BASE_URL are unset: the editions were built for the local "
+                     "layout (switchers to docs/_build/html-zh_TW, a 404 page for the root); set them as the "
+                     "Pages workflow does, or run `nox -s published` (example addresses)")  # fmt: skip
+    builds = {SITE_FOLDERS["en"]: BUILD / "html"}
+    builds |= {SITE_FOLDERS[language]: BUILD / f"html-{language}" for language in LANGUAGES}
+    _assemble_site(session, BUILD / "site", builds, os.environ.get("RNNDOC_BOOK_URL", ""))
+
+
 @nox.session(default=False, requires=["docs"])
 def published(session: nox.Session) -> None:
     """Build the book as the Pages workflow publishes it, and check what the addresses bring.
 
     Runs after ``docs``: the HTML builder with the workflow's three addresses set (example
-    values, PUBLISHED_ENV) into docs/_build/published/html, with a doctree folder of its own
-    (the local build's is left as it is) and the same execution cache (nothing is executed
-    again). Then browser/test_reader_pages.py reads that build: Colab and Binder buttons on
-    every chapter pointing at its notebook on the notebooks branch, "Report a problem" links
-    naming the page, the sitemap and the preview metadata at the book's address, and all the
-    rest that a local build also shows. Nothing is fetched.
+    values, PUBLISHED_ENV), for the English edition into docs/_build/published/html and for
+    each translated edition into docs/_build/published/html-<language>, each with a doctree
+    folder of its own (the local builds' are left as they are) and the same execution cache
+    (nothing is executed again); then the site assembled from them as ``nox -s site`` does
+    (docs/_build/published/site). Then browser/test_reader_pages.py reads the English edition
+    in the site: Colab and Binder buttons on every chapter pointing at its notebook on the
+    notebooks branch, "Report a problem" links naming the page, the sitemap and the preview
+    metadata at the edition's address, and all the rest that a local build also shows; and
+    the site: the root page's picker, a redirect at every English page's old address, every
+    page's switcher and hreflang links, the 404 page at the root. Nothing is fetched.
     """
     # the browser check's own dependencies: its conftest.py is loaded for any test in browser/
     session.install(*nox.project.dependency_groups(PYPROJECT, "browser"))
     docs_bin = Path(session.virtualenv.location).parent / "docs" / "bin"
     out = BUILD / "published"
-    common = ["-n", "-W", "--keep-going", "-T", "-j", "auto", "-d", str(out / "doctrees")]
-    session.run(docs_bin / "sphinx-build", "-b", "html", *common, DOCS, out / "html", external=True,
-                env=PUBLISHED_ENV)  # fmt: skip
+    builds = {}
+    for language in ["en", *LANGUAGES]:
+        suffix = "" if language == "en" else f"-{language}"
+        common = ["-n", "-W", "--keep-going", "-T", "-j", "auto", "-d", str(out / f"doctrees{suffix}")]
+        if language != "en":
+            common += ["-D", f"language={language}"]
+        session.run(docs_bin / "sphinx-build", "-b", "html", *common, DOCS, out / f"html{suffix}",
+                    external=True, env=PUBLISHED_ENV)  # fmt: skip
+        builds[SITE_FOLDERS[language]] = out / f"html{suffix}"
+    _assemble_site(session, out / "site", builds, PUBLISHED_ENV["RNNDOC_BOOK_URL"])
     session.run("pytest", "browser/test_reader_pages.py", "-o", "testpaths=", "-p", "no:cacheprovider",
-                *session.posargs, env={**PUBLISHED_ENV, "RNNDOC_HTML": str(out / "html")})  # fmt: skip
+                *session.posargs, env={**PUBLISHED_ENV, "RNNDOC_HTML": str(out / "site" / "en"),
+                                       "RNNDOC_SITE": str(out / "site")})  # fmt: skip
 
 
 @nox.session(default=False)
@@ -511,7 +558,6 @@ def _timed_docs(session: nox.Session, label: str, *nox_args: str) -> dict:
     """Run ``nox <nox_args> -s docs`` as a reader would; time it; read what it executed and re-read."""
     import resource  # noqa: PLC0415 (Unix only, like the session)
     import subprocess  # noqa: PLC0415
-    import sys  # noqa: PLC0415
     import time  # noqa: PLC0415
 
     command = [sys.executable, "-m", "nox", *nox_args]

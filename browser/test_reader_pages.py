@@ -17,6 +17,7 @@ import os
 import re
 import struct
 import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 from pathlib import Path
@@ -35,6 +36,17 @@ VERSION = re.search(r'__version__ = "([^"]+)"', _INIT).group(1)
 REPOSITORY = os.environ.get("RNNDOC_REPOSITORY_URL", "").rstrip("/")
 BOOK = os.environ.get("RNNDOC_BOOK_URL", "")
 BOOK = BOOK.rstrip("/") + "/" if BOOK else ""
+BASE = os.environ.get("RNNDOC_BASE_URL", "")
+sys.path.insert(0, str(DOCS / "_ext"))
+import editions  # docs/_ext/editions.py: the editions' folders (nothing from Sphinx)
+
+ENGLISH, CHINESE = editions.EDITIONS
+#: Built for publication: each edition in its folder of the site (docs/_ext/editions.py).
+PUBLISHED = bool(BOOK or BASE)
+#: The English edition's own address: the site's, with its folder.
+EDITION = editions.edition_url(BOOK, ENGLISH) if BOOK else ""
+#: The assembled site (nox -s published: docs/_build/published/site), or none (a local build).
+SITE = Path(os.environ["RNNDOC_SITE"]) if os.environ.get("RNNDOC_SITE") else None
 
 
 def _pages() -> list[str]:
@@ -117,7 +129,7 @@ def test_preview_metadata(page):
     assert _meta(text, "og:title"), f"{page}: no og:title"
     assert title.startswith(_meta(text, "og:title"))
     assert len(_meta(text, "og:description") or "") > 20, f"{page}: no og:description"
-    assert _meta(text, "og:url") == f"{BOOK}{page}"
+    assert _meta(text, "og:url") == f"{EDITION}{page}"
 
 
 def test_front_page_title_once():
@@ -215,7 +227,7 @@ def test_sitemap():
     locations = {
         el.text for el in ET.parse(sitemap).getroot().iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")
     }
-    assert {f"{BOOK}{page}" for page in SOURCE_PAGES} <= locations
+    assert {f"{EDITION}{page}" for page in SOURCE_PAGES} <= locations
 
 
 def test_notebook_links_and_rnndoc_source():
@@ -235,7 +247,7 @@ def test_notebook_links_and_rnndoc_source():
         relative = re.findall(r"\]\((\.\./[^)]*)\)", markdown)
         if BOOK:
             assert relative == [], f"{path.name}: relative links {relative[:3]}"
-            assert f"the book: {BOOK}" in install
+            assert f"the book: {EDITION}" in install
         else:
             assert relative, path.name
             assert "relative to the book's `_notebooks/` folder" in markdown
@@ -248,3 +260,154 @@ def test_notebook_links_and_rnndoc_source():
         assert wheels == []
     else:
         assert f"./{wheels[0].name}\n" in requirements
+
+
+# --- the editions side by side (docs/_ext/editions.py, docs/_ext/site_assembly.py) --------------
+
+
+def _edition_folder(this: editions.Edition) -> Path:
+    """Where an edition's build is: its folder in the site, or beside the English one (local)."""
+    if SITE is not None:
+        return SITE / this.folder
+    return HTML.parent / this.local
+
+
+def _edition_pages(this: editions.Edition) -> list[str]:
+    folder = _edition_folder(this)
+    return sorted(
+        p.relative_to(folder).as_posix() for p in folder.rglob("*.html") if "_static" not in p.parts
+    )
+
+
+#: Every page of both editions, as (edition's folder name, page); the other edition may be unbuilt.
+EDITION_PAGES = [
+    (this.folder, page) for this in editions.EDITIONS if _edition_folder(this).is_dir()
+    for page in _edition_pages(this)
+]  # fmt: skip
+
+
+def _by_folder(folder: str) -> editions.Edition:
+    return next(e for e in editions.EDITIONS if e.folder == folder)
+
+
+def _links(text: str, tag: str) -> list[dict[str, str]]:
+    """The attributes of each ``<tag ...>`` element (``a``, ``link``) in ``text``."""
+    return [
+        {name: html.unescape(value) for name, value in re.findall(r'([\w:-]+)="([^"]*)"', attributes)}
+        for attributes in re.findall(rf"<{tag}\b([^>]*)>", text)
+    ]
+
+
+def test_both_editions_have_the_same_pages():
+    if not _edition_folder(CHINESE).is_dir():
+        pytest.skip("the Chinese edition is not built")
+    assert _edition_pages(ENGLISH) == _edition_pages(CHINESE)
+
+
+@pytest.mark.parametrize(("folder", "page"), EDITION_PAGES)
+def test_switcher_to_the_same_page(folder, page):
+    this = _by_folder(folder)
+    (other,) = editions.others(this)
+    text = (_edition_folder(this) / page).read_text("utf-8")
+    switches = [a for a in _links(text, "a") if "rnndoc-edition-switch" in a.get("class", "")]
+    if page == "404.html" and not BASE:
+        assert switches == [], "a local 404 page cannot know where the other edition is"
+        return
+    (switch,) = switches
+    assert switch["hreflang"] == switch["lang"] == other.tag
+    assert switch["data-rnndoc-edition"] == other.folder
+    assert re.search(rf">\s*{re.escape(other.name)}\s*</a>", text)
+    if page == "404.html":  # served at any address: the other edition's front page, absolute
+        assert switch["href"] == f"{BASE.rstrip('/')}/{other.folder}/index.html"
+        return
+    target = (_edition_folder(this) / page).parent / switch["href"]
+    assert target.resolve() == (_edition_folder(other) / page).resolve(), switch["href"]
+    assert target.is_file(), f"{folder}/{page}: the switcher links {switch['href']}, not built"
+
+
+@pytest.mark.parametrize(("folder", "page"), EDITION_PAGES)
+def test_hreflang_alternates(folder, page):
+    this = _by_folder(folder)
+    text = (_edition_folder(this) / page).read_text("utf-8")
+    found = {
+        link["hreflang"]: link["href"] for link in _links(text, "link") if link.get("rel") == "alternate"
+    }
+    expected = {e.tag for e in editions.EDITIONS} | ({"x-default"} if PUBLISHED else set())
+    assert set(found) == expected, f"{folder}/{page}: {found}"
+    for each in editions.EDITIONS:
+        if BOOK:
+            assert found[each.tag] == f"{editions.edition_url(BOOK, each)}{page}"
+        else:  # relative: the same page in that edition's folder
+            target = (_edition_folder(this) / page).parent / found[each.tag]
+            assert target.resolve() == (_edition_folder(each) / page).resolve()
+    if BOOK:
+        assert found["x-default"] == BOOK
+        canonical = [link["href"] for link in _links(text, "link") if link.get("rel") == "canonical"]
+        if page != "404.html":
+            assert canonical == [f"{editions.edition_url(BOOK, this)}{page}"]
+
+
+def _needs_site():
+    if SITE is None:
+        pytest.skip("no assembled site (RNNDOC_SITE: nox -s published)")
+
+
+def test_root_page_picks_an_edition():
+    _needs_site()
+    text = (SITE / "index.html").read_text("utf-8")
+    links = {a["hreflang"]: a["href"] for a in _links(text, "a") if "hreflang" in a}
+    assert links == {e.tag: f"{e.folder}/index.html" for e in editions.EDITIONS}
+    for href in links.values():
+        assert (SITE / href).is_file()
+    for name in (CHINESE.name, ENGLISH.name):
+        assert name in text  # each edition named in its own language (no JavaScript needed)
+    script = re.search(r"<script>(.*?)</script>", text, re.DOTALL).group(1)
+    # the stored choice first, then the browser's languages; the fragment goes along
+    assert script.index("localStorage") < script.index("navigator.languages")
+    assert f'"{editions.STORAGE_KEY}"' in script
+    assert "location.hash" in script
+    assert '"zh": "zh-TW"' in script
+    alternates = {link["hreflang"] for link in _links(text, "link") if link.get("rel") == "alternate"}
+    assert alternates == {"en", "zh-TW", "x-default"}
+
+
+def test_switcher_script_stores_the_same_key():
+    script = (HTML / "_static" / "rnndoc-editions.js").read_text("utf-8")
+    assert f'"{editions.STORAGE_KEY}"' in script
+
+
+def test_redirect_at_every_old_address():
+    _needs_site()
+    old = [p for p in _edition_pages(ENGLISH) if p not in {"index.html", "404.html"}]
+    assert len(old) >= 20
+    for page in old:
+        text = (SITE / page).read_text("utf-8")
+        target = re.search(r'location\.replace\("([^"]+)" \+ location\.search \+ location\.hash\)', text)
+        assert target, f"{page}: no redirect keeping the fragment"
+        assert (SITE / page).parent.joinpath(target.group(1)).resolve() == (SITE / "en" / page).resolve()
+        assert f'content="0; url={target.group(1)}"' in text, f"{page}: no refresh without JavaScript"
+        (canonical,) = [link["href"] for link in _links(text, "link") if link.get("rel") == "canonical"]
+        assert canonical == (f"{EDITION}{page}" if BOOK else target.group(1))
+
+
+def test_404_page_at_the_root():
+    _needs_site()
+    text = (SITE / "404.html").read_text("utf-8")
+    assert text == (SITE / "en" / "404.html").read_text("utf-8")
+    if BASE:
+        prefix = f"{BASE.rstrip('/')}/en/"
+        assert f"href='{prefix}index.html'" in text or f'href="{prefix}index.html"' in text
+        assert 'var editions = ["", "en/"];' in text  # finds the edition's files from the root
+
+
+def test_site_root_files():
+    _needs_site()
+    assert (SITE / "objects.inv").read_bytes() == (SITE / "en" / "objects.inv").read_bytes()
+    assert (SITE / "en" / "index.html").is_file()
+    assert (SITE / "zh-TW" / "index.html").is_file()
+    if BOOK:
+        index = ET.parse(SITE / "sitemap.xml").getroot()
+        locations = [el.text for el in index.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
+        assert locations == [f"{BOOK}{e.folder}/sitemap.xml" for e in editions.EDITIONS]
+        for e in editions.EDITIONS:
+            assert (SITE / e.folder / "sitemap.xml").is_file()

@@ -24,7 +24,8 @@ ROOT = DOCS.parent
 BUILD = DOCS / "_build"
 sys.path.insert(0, str(DOCS / "_ext"))
 
-import execution_keys  # docs/_ext, on the path just above
+import editions  # docs/_ext, on the path just above
+import execution_keys
 import latex_edition
 import reader_links
 import translated_edition
@@ -51,6 +52,7 @@ extensions = [
     "a11y_markup",  # docs/_ext: aria-level on the sidebar's captions, citations as list items
     "translated_glue",  # docs/_ext: glue roles work in translated text (myst-nb's renderer lent to it)
     "translated_edition",  # docs/_ext: the zh_TW edition's catalogs, page chrome and search
+    "editions",  # docs/_ext: each edition's folder in the published site, the switcher, hreflang
 ]
 bibtex_bibfiles = ["references.bib"]
 import bibstyle  # noqa: F401 (docs/_ext, on the path above: registers the "rnndoc" pybtex style)
@@ -250,17 +252,22 @@ def _merge_cached_outputs(app, env):
 # published. sphinx-notfound-page renders it with absolute links; here its stylesheets and
 # scripts are taken out of the markup (so the browser cannot fetch them from a wrong place
 # ahead of time) and written back by a small script once it has found the site's root: the
-# shallowest folder of the URL that holds _static/favicon.png. Links are then re-rooted.
+# shallowest folder of the URL that holds _static/favicon.png (or, in the published site, whose
+# edition folder does: the site's root 404 page is the English edition's, docs/_ext/editions.py).
+# Links are then re-rooted.
 _ROOT_FINDER = """<script>
 (function () {
   var folders = location.pathname.split("/").slice(0, -1);
+  var editions = %EDITIONS%;
   window.rnndocRoot = "/";
-  for (var i = 1; i <= folders.length; i++) {
-    var root = folders.slice(0, i).join("/") + "/";
-    var probe = new XMLHttpRequest();
-    probe.open("HEAD", root + "_static/favicon.png", false);
-    try { probe.send(); } catch (error) { continue; }
-    if (probe.status === 200) { window.rnndocRoot = root; break; }
+  found: for (var i = 1; i <= folders.length; i++) {
+    for (var j = 0; j < editions.length; j++) {
+      var root = folders.slice(0, i).join("/") + "/" + editions[j];
+      var probe = new XMLHttpRequest();
+      probe.open("HEAD", root + "_static/favicon.png", false);
+      try { probe.send(); } catch (error) { continue; }
+      if (probe.status === 200) { window.rnndocRoot = root; break found; }
+    }
   }
   window.rnndocWrite = function (html) { document.write(html.split("%ROOT%").join(window.rnndocRoot)); };
   document.addEventListener("DOMContentLoaded", function () {
@@ -291,7 +298,9 @@ def _relocatable_404(app, exception):
     if exception is not None or app.builder.format != "html" or not page.is_file():
         return
     html = page.read_text("utf-8")
-    prefix = notfound_urls_prefix
+    prefix = app.config.notfound_urls_prefix  # with the edition's folder (docs/_ext/editions.py)
+    this = editions.edition(app.config.language)
+    folders = ["", f"{this.folder}/"] if this and app.config.editions_base_url else [""]
     head_end, body_end = html.index("</head>"), html.rindex("</body>")
     head_tags = _HEAD_SCRIPTS.findall(html[:head_end])
     body_tags = _RESOURCE.findall(html[head_end:body_end])
@@ -302,6 +311,7 @@ def _relocatable_404(app, exception):
         return "\n".join(re.sub(r'\b(href|src)="' + re.escape(prefix), r'\1="%ROOT%', t) for t in tags)
 
     finder = (_ROOT_FINDER.replace("%PREFIX%", prefix).replace("%N%", str(len(prefix)))
+              .replace("%EDITIONS%", json.dumps(folders))
               .replace("%HEAD%", _js_string(rooted(head_tags))))  # fmt: skip
     html = html.replace("<head>", "<head>\n" + finder, 1)
     body_end = html.rindex("</body>")
@@ -516,12 +526,26 @@ ogp_social_cards = {"enable": False}  # no drawn card per page (matplotlib, font
 ogp_enable_meta_description = True
 if book_url:
     extensions.append("sphinx_sitemap")
-    sitemap_url_scheme = "{link}"  # the pages are at the root, not under a version folder
+    sitemap_url_scheme = "{link}"  # html_baseurl holds the edition's folder (below): nothing to add
     sitemap_show_lastmod = True
+    # no alternates guessed from locale_dirs (they would name the same address for zh_TW): the
+    # pages' heads carry the hreflang alternates (docs/_ext/editions.py)
+    sitemap_locales = [None]
+
+# --- the editions side by side (docs/_ext/editions.py, docs/_ext/site_assembly.py) ------------
+# The published site holds each edition in its folder (en/, zh-TW/) under the site's address
+# RNNDOC_BOOK_URL and path RNNDOC_BASE_URL: the extension adds the folder to html_baseurl,
+# ogp_site_url, the notebooks' and the problem report's book address and the 404 page's prefix
+# (below) at config-inited, once `-D language` is known. Unset, nothing changes.
+editions_book_url = book_url
+editions_base_url = os.environ.get("RNNDOC_BASE_URL", "")
+# the switcher to the same page in the other edition, before the theme's header buttons
+html_theme_options["article_header_end"] = ["rnndoc-edition.html", "article-header-buttons.html"]
 
 # sphinx-notfound-page renders the 404 page with absolute links under this prefix; with it
-# set to the published path (RNNDOC_BASE_URL, "/rnndoc/" for a GitHub project page) no
-# probe is needed there, and _relocatable_404 (above) makes the page work under any other path.
+# set to the published path (RNNDOC_BASE_URL, "/rnndoc/" for a GitHub project page, to which
+# docs/_ext/editions.py adds the edition's folder: /rnndoc/en/) no probe is needed there, and
+# _relocatable_404 (above) makes the page work under any other path.
 notfound_urls_prefix = os.environ.get("RNNDOC_BASE_URL", "/")
 notfound_context = {
     "title": "Page not found",
