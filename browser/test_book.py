@@ -341,8 +341,8 @@ def test_page_helpers_stack_a_wide_table_and_mark_a_scrolling_equation(browser):
     stacked (each cell labelled with a copy of its column's head, math included) and fits; the
     wide table of numbers keeps its columns and scrolls with the cue; an equation a little too
     wide is set smaller and fits; the far too wide one scrolls in its box, which is marked and
-    fades at its clipped edge; a line above the scrolling table says that it scrolls; a
-    figure's image becomes a link to its file."""
+    fades at its clipped edge; a line above the scrolling table and above the code block too
+    long for the phone says that it scrolls; a figure's image becomes a link to its file."""
     static = Path(__file__).resolve().parents[1] / "docs" / "_static"
     context = browser.new_context(viewport={"width": WIDTHS["phone"], "height": 800}, is_mobile=True)
     page = context.new_page()
@@ -360,6 +360,9 @@ def test_page_helpers_stack_a_wide_table_and_mark_a_scrolling_equation(browser):
         f"<tbody><tr>{cells}</tr></tbody></table>"
         f'<table id="numbers"><thead><tr>{"<th>x</th>" * 12}</tr></thead>'
         f"<tbody><tr>{numbers}</tr><tr>{numbers}</tr></tbody></table>"
+        '<div class="highlight" id="code"><pre style="overflow-x: auto">'
+        f"for step in range(steps):  # {'a long comment ' * 6}</pre></div>"
+        '<div class="highlight" id="short"><pre style="overflow-x: auto">x = 1</pre></div>'
         '<figure><img src="fig.png" alt="a figure"></figure></article>'
     )
     page.add_style_tag(path=str(static / "rnndoc.css"))
@@ -388,7 +391,8 @@ def test_page_helpers_stack_a_wide_table_and_mark_a_scrolling_equation(browser):
     assert marks["label_shown"] == "block", marks
     numbers_marks = {"rnndoc-scroll-table", "rnndoc-scrolls", "rnndoc-scrolls-at-start"}
     assert set(marks["numbers"].split()) == numbers_marks, marks  # kept a table: it scrolls
-    assert marks["hints"] == ["numbers"], marks  # and a line above it says so
+    # a line says so above the table and above the code block that scroll (not the short one)
+    assert marks["hints"] == ["numbers", "code"], marks
     assert marks["figure_link"] == "fig.png", marks
     assert set(marks["box"].split()) >= {"rnndoc-scrolls", "rnndoc-scrolls-at-start"}, marks
     assert "linear-gradient" in marks["mask"], marks

@@ -8,7 +8,8 @@
 // 2. On a phone, a display equation a little too wide for its box is set smaller to fit.
 //    One still wider (or such a table, or a code block) scrolls inside its box, which then
 //    shows that it does: its clipped edges fade out (rnndoc-scrolls, and -at-start/-at-end
-//    when it is scrolled to an end); above a table that scrolls, a line says so in words.
+//    when it is scrolled to an end); above a table or a code block that scrolls, a line says
+//    so in words.
 // 3. A chapter's figure opens at full size, alone, on a tap or a click: each figure image is
 //    wrapped in a link to its own image file (on the same site).
 // 0. The helpers' own words in the page's language (the translated editions, <html lang>);
@@ -18,6 +19,7 @@ window.rnndocText = (function () {
   var WORDS = {
     "zh-TW": {
       "Wider than the screen: swipe the table sideways for more columns \u2192": "比螢幕寬：左右滑動表格以查看更多欄位 \u2192",
+      "Longer lines than the screen: swipe the code sideways to read them \u2192": "程式碼比螢幕寬：左右滑動以閱讀整行 \u2192",
       "Open the figure at full size": "以原尺寸開啟這張圖",
       "Copy code": "複製程式碼",
       "hidden content": "隱藏的內容",
@@ -112,16 +114,20 @@ window.rnndocText = (function () {
     if (box.tagName !== "MJX-CONTAINER") {
       if (scrolls) { box.setAttribute("tabindex", "0"); } else { box.removeAttribute("tabindex"); }
     }
-    // a table that scrolls says so in words above it: its faded edge alone reads as cut off
-    if (box.tagName === "TABLE") {
-      var hint = box.previousElementSibling;
+    // a table or a code block that scrolls says so in words above it: its faded edge alone
+    // reads as cut off (a code block's line goes above its highlight box, copy button and all)
+    var anchor = box.tagName === "TABLE" ? box : (box.tagName === "PRE" ? box.closest("div.highlight") : null);
+    if (anchor) {
+      var hint = anchor.previousElementSibling;
       var has = hint && hint.classList.contains("rnndoc-scroll-hint");
       if (scrolls && !has) {
         hint = document.createElement("p");
         hint.className = "rnndoc-scroll-hint";
         hint.setAttribute("aria-hidden", "true");
-        hint.textContent = rnndocText("Wider than the screen: swipe the table sideways for more columns \u2192");
-        box.parentNode.insertBefore(hint, box);
+        hint.textContent = rnndocText(box.tagName === "TABLE"
+          ? "Wider than the screen: swipe the table sideways for more columns \u2192"
+          : "Longer lines than the screen: swipe the code sideways to read them \u2192");
+        anchor.parentNode.insertBefore(hint, anchor);
       } else if (!scrolls && has) {
         hint.remove();
       }
