@@ -155,22 +155,11 @@ def linear(
         if weight.packed_linear:
             if add is None or add.dim() == 1:  # a bias rides along in the product
                 found = torch.ops.mkldnn._linear_pointwise(x, weight.for_linear, add, "none", [], "")
-            else:  # the added term made dense (a GRU step's x_rz is a view of x_part)
-                add = add.contiguous()
+            else:
                 found = torch.ops.mkldnn._linear_pointwise.binary(x, add, weight.for_linear, None, "add")
             return found if out is None else out.copy_(found)
         weight = weight.weight
     return torch.matmul(x, weight.T, out=out) if add is None else torch.addmm(add, x, weight.T, out=out)
-
-
-def split_rows(weight: Weight, index: int) -> tuple[Weight, Weight]:
-    """``weight[:index]`` and ``weight[index:]`` (views), each packed as ``weight`` was (a GRU's W_hh blocks, split once per sweep)."""
-    if not isinstance(weight, Packed):
-        return weight[:index], weight[index:]
-    return tuple(  # type: ignore[return-value]
-        Packed(block, weight.rows, packed_linear=weight.packed_linear, packed_matmul=weight.packed_matmul)
-        for block in (weight.weight[:index], weight.weight[index:])
-    )
 
 
 def matmul(x: torch.Tensor, weight: Weight, add: torch.Tensor | None = None) -> torch.Tensor:

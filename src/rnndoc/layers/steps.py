@@ -9,12 +9,11 @@ itself is written once, in its chapter. Below them, ``KINDS``: the one table of 
 Nothing here checks its arguments: the front doors do, once (:mod:`rnndoc.layers.cells`
 for single steps, :func:`rnndoc.layers.forward` and :func:`rnndoc.layers.backward` for
 modules). A weight may be packed for oneDNN by the sweep (:mod:`rnndoc.layers.products`);
-it multiplies with ``@`` as the tensor does. Four steps add to a product in the same kernel
-call, ``linear(h, w, add=x)`` (:math:`x + h W^\top`: :func:`rnn_step`, :func:`lstm_step`,
-:func:`gru_step`, one product per block, :math:`[x_r, x_z] + h W_{hr; hz}^\top` and
-:math:`h W_{hn}^\top + b_{hn}`) and ``matmul(d, w, add=x)`` (:math:`x + d W`:
-:func:`gru_step_backward`): one operation fewer per step than a product followed by an
-addition, and the rounding the book's numbers were checked with. The activations run in place (``tanh_``, ``sigmoid_``) on the fresh result of
+it multiplies with ``@`` as the tensor does. Three steps add to a product in the same kernel
+call, ``linear(h, w, add=x)`` (:math:`x + h W^\top`: :func:`rnn_step`, :func:`lstm_step`) and
+``matmul(d, w, add=x)`` (:math:`x + d W`: :func:`gru_step_backward`): one operation fewer per
+step than a product followed by an addition, and the rounding the book's numbers were checked
+with. The activations run in place (``tanh_``, ``sigmoid_``) on the fresh result of
 the product or sum they apply to (the same kernel on the same layout as ``torch.tanh``: the
 same bits, one allocation fewer), and ``out``, where the sweep gives it, is where
 :math:`h_t` is written (a step of the sweep's preallocated output), so that the sweep needs no
@@ -36,7 +35,7 @@ from typing import Any
 
 import torch
 
-from .products import Weight, linear, matmul, split_rows, transposed_products
+from .products import Weight, linear, matmul, transposed_products
 
 __all__: list[str] = []  # internal, and unchecked: the front doors (cells.py, forward, backward) check
 
@@ -159,20 +158,20 @@ def gru_bias_hn(bias_hh: torch.Tensor | None) -> torch.Tensor | None:
 def gru_step(
     x_part: torch.Tensor,
     h: torch.Tensor,
-    weight_hh: Weight | tuple[Weight, Weight],
+    weight_hh: Weight,
     bias_hn: torch.Tensor | None,
     out: torch.Tensor | None = None,
 ):
     r"""One GRU step from the input projection (:eq:`eq-gru`, row form :eq:`eq-gru-rows`): :math:`h_t`, and :math:`(h_{t-1}, r_t, z_t, n_t, q_t)` for the backward.
 
-    ``weight_hh`` is :math:`W_{hh}` (3H, H), or its blocks :math:`(W_{hr; hz}, W_{hn})` as the
-    sweep splits them once (``Weights.hh_blocks``); each block's product adds its own term.
+    One product :math:`h_{t-1} W_{hh}^\top` for the three blocks (two products, each adding its own
+    term, measured no faster on the bench and round autograd's Jacobians differently).
     """
     two = 2 * h.shape[1]
-    w_rz, w_n = weight_hh if isinstance(weight_hh, tuple) else split_rows(weight_hh, two)  # (2H, H), (H, H)
     x_rz, x_n = x_part.tensor_split([two], dim=1)  # (N, 2H), (N, H): blocks r, z | n
-    r, z = torch.sigmoid_(linear(h, w_rz, add=x_rz)).chunk(2, dim=1)  # (N, H) each: sigma(x_rz + h W_rz^T)
-    q = linear(h, w_n, add=bias_hn)  # (N, H): q_t = h_(t-1) W_hn^T + b_hn
+    hh_rz, hh_n = (h @ weight_hh.T).tensor_split([two], dim=1)  # h_(t-1) W_hh^T, the same blocks
+    q = hh_n if bias_hn is None else hh_n + bias_hn  # (N, H): q_t = h_(t-1) W_hn^T + b_hn
+    r, z = torch.sigmoid_(x_rz + hh_rz).chunk(2, dim=1)  # (N, H) each
     n = torch.tanh_(torch.addcmul(x_n, r, q))  # (N, H): n_t = tanh(x_n + r_t q_t)
     h_next = torch.addcmul(n, z, h - n, out=out)  # (N, H): h_t = (1 - z_t) n_t + z_t h_(t-1)
     return h_next, (h, r, z, n, q)
@@ -234,11 +233,6 @@ class Weights:
     def bias_hn(self) -> torch.Tensor | None:
         """The GRU's :math:`b_{hn}`, sliced once for a whole sweep."""
         return gru_bias_hn(self.bias_hh)
-
-    @functools.cached_property
-    def hh_blocks(self) -> tuple[Weight, Weight]:
-        """The GRU's :math:`W_{hh}` as its blocks (r, z | n), split once for a whole sweep (packed as it is)."""
-        return split_rows(self.weight_hh, 2 * (self.weight_hh.shape[0] // 3))
 
 
 @dataclass(frozen=True)
@@ -304,7 +298,7 @@ def gru_gates(saved) -> dict[str, torch.Tensor]:
 
 
 def _gru_step(x_part, state, w, out=None):
-    h, saved = gru_step(x_part, state[0], w.hh_blocks, w.bias_hn, out)  # (N, H)
+    h, saved = gru_step(x_part, state[0], w.weight_hh, w.bias_hn, out)  # (N, H)
     return (h,), saved
 
 
