@@ -79,12 +79,19 @@ MEASURE = """async () => {
     if (box.dataset.rnndocSize !== undefined) { box.style.fontSize = box.dataset.rnndocSize; }
     const own_size_scroll = box.scrollWidth;
     box.style.fontSize = set;
+    // cut at the top or bottom: a box (the equation's or one around it) that does not let its
+    // content show past its edges and whose content is taller than it (a tall glyph, a
+    // superscript above the first line), so the reader sees it clipped or scrolls it up and down
+    let vclip = 0;
+    for (let el = box; el && el !== column; el = el.parentElement) {
+      if (getComputedStyle(el).overflowY !== 'visible') { vclip = Math.max(vclip, el.scrollHeight - el.clientHeight); }
+    }
     return {
       tex: tex.slice(0, 90), where: label,
       natural: Math.ceil(box.querySelector('mjx-math').getBoundingClientRect().width),
       scroll: box.scrollWidth, client: box.clientWidth, own_scroll: own_scroll, own_size_scroll: own_size_scroll,
       cue: box.classList.contains('rnndoc-scrolls'),
-      right: Math.ceil(box.getBoundingClientRect().right),
+      right: Math.ceil(box.getBoundingClientRect().right), vclip: vclip,
     };
   });
   const tables = Array.from(column.querySelectorAll('table')).map(table => ({
@@ -149,7 +156,9 @@ def fit_problems(measured: dict, width_name: str, may_scroll: bool = False) -> l
     fits the column but not its box scrolls, and a reader sees it cut at the edge, whatever
     the cue). Only where ``may_scroll`` (the pages of :data:`MAY_SCROLL`) may an equation
     wider than its box scroll inside it, showing that it scrolls (the ``rnndoc-scrolls``
-    cue). On a phone the page never scrolls sideways. At both widths,
+    cue). At every width no display equation is cut at its top or bottom (a box that clips
+    or scrolls its content and is shorter than it). On a phone the page never scrolls
+    sideways. At both widths,
     every table fits the width it is given (on a phone, wide ones are stacked), or scrolls
     in its own box with the cue. A code cell's lines fit on a desktop; on a phone a wider one
     scrolls with the cue.
@@ -160,7 +169,10 @@ def fit_problems(measured: dict, width_name: str, may_scroll: bool = False) -> l
     for eq in measured["equations"]:
         sizes = f"{eq['natural']} px typeset, box {eq['client']} px (scrollWidth {eq['scroll']})"
         too_wide = eq["natural"] > measured["column"] + 1 or eq["scroll"] > eq["client"] + 1
-        if width_name == "desktop" and too_wide:
+        if eq.get("vclip", 0) > 1:
+            problems.append(f"cut at the top or bottom (content {eq['vclip']} px taller than its box): "
+                            f"{eq['where']}: {eq['tex']}")  # fmt: skip
+        elif width_name == "desktop" and too_wide:
             problems.append(f"cut off at {measured['column']} px column: {sizes}: {eq['where']}: {eq['tex']}")
         elif (
             width_name == "phone"
@@ -286,6 +298,9 @@ def test_fit_problems_names_each_case():
     beside_number = page(eq(300, 280, 343), window=390)  # fits the column, not its numbered box
     assert "cut off on a phone" in fit_problems({**beside_number, "column": 340}, "phone")[0]
     assert fit_problems({**page(eq(270, 280, 270), window=390), "column": 340}, "phone") == []
+    tall = page({**eq(500, 560, 500), "vclip": 6})
+    assert "cut at the top or bottom (content 6 px taller" in fit_problems(tall, "desktop")[0]
+    assert fit_problems(page({**eq(500, 560, 500), "vclip": 1}), "desktop") == []  # rounding
     shrunk = {**page({**eq(270, 280, 280), "own_size_scroll": 300}, window=390), "column": 340}
     assert "only once set smaller" in fit_problems(shrunk, "narrow")[0]
     hidden = page(eq(650, 340, 650, cue=False), window=390)
@@ -334,6 +349,26 @@ def test_measure_sees_a_wide_equation(browser, overflow, cue, width_name, may_sc
     problems = fit_problems(page.evaluate(MEASURE), width_name, may_scroll=may_scroll)
     context.close()
     assert len(problems) == misfits, problems
+
+
+@pytest.mark.parametrize(("overflow", "height", "misfits"),
+                         [("auto", 40, 1), ("hidden", 40, 1), ("auto", 80, 0), ("visible", 40, 0)])  # fmt: skip
+def test_measure_sees_an_equation_cut_at_the_top(browser, overflow, height, misfits):
+    """MEASURE in a real browser: a 60 px tall equation in a box of ``height`` px that clips
+    or scrolls (``overflow``) is reported as cut; in a taller box, or one that lets it show, not."""
+    context = browser.new_context(viewport={"width": WIDTHS["desktop"], "height": 600})
+    page = context.new_page()
+    page.set_content(
+        '<article class="bd-article" style="max-width: 600px; padding: 0 10px"><div class="math">'
+        f'<mjx-container display="true" style="display: block; overflow: {overflow}; height: {height}px">'
+        '<mjx-math style="display: inline-block; width: 300px; height: 60px">x</mjx-math>'
+        "</mjx-container></div></article>"
+        '<script>document.documentElement.dataset.rnndocFitted = "1";</script>'
+    )
+    problems = fit_problems(page.evaluate(MEASURE), "desktop")
+    context.close()
+    assert len(problems) == misfits, problems
+    assert all("cut at the top or bottom (content 20 px taller" in p for p in problems), problems
 
 
 def test_page_helpers_stack_a_wide_table_and_mark_a_scrolling_equation(browser):
