@@ -142,8 +142,7 @@ MAY_SCROLL = frozenset({"api.html"})
 #: then taken off this list. Any other equation must fit at MathJax's own size.
 SET_SMALLER_PENDING = frozenset(
     "eq-" + name
-    for name in ("lstm-bptt", "char-lm", "chain", "bi-split", "bidirectional", "delta",
-                 "stack-down", "h0-grad")
+    for name in ("lstm-bptt", "char-lm", "chain", "delta")
 )  # fmt: skip
 
 
