@@ -95,7 +95,7 @@ def test_root_page_404_and_root_files(site):
     assert f'<link rel="alternate" hreflang="x-default" href="{BOOK}">' in text
     english_404 = (site / "en" / "404.html").read_text("utf-8")
     assert english_404 == "<html><head>\n<title>404</title></head>html</html>"  # as it was built
-    assert (site / "404.html").read_text("utf-8") == sa.root_404(english_404)  # the English one
+    assert (site / "404.html").read_text("utf-8") == sa.root_404(english_404, BOOK)  # the English one
     assert (site / "objects.inv").read_bytes() == b"inventory html"
     sitemap = (site / "sitemap.xml").read_text("utf-8")
     assert sitemap.count("<sitemap>") == 2
@@ -416,7 +416,7 @@ def site_with_pdf(tmp_path) -> Path:
 
 def test_root_404_is_the_english_one_with_the_moved_script_first(site_with_pdf):
     text = (site_with_pdf / "404.html").read_text("utf-8")
-    assert text == "<html><head>" + sa.moved_script() + "\n<title>404</title></head>html</html>"
+    assert text == "<html><head>" + sa.moved_script(BOOK) + "\n<title>404</title></head>html</html>"
     with pytest.raises(ValueError, match="no <head>"):
         sa.root_404("<html><body>404</body></html>")
 
@@ -456,6 +456,26 @@ def test_root_404_keeps_query_and_fragment(site_with_pdf):
 def test_root_404_outside_the_site_does_nothing(site_with_pdf):
     # another project's missing page on the same host (no en/_static/favicon.png above it)
     assert _moved(site_with_pdf, "/other/rnndoc.pdf", prefix="/rnndoc/") == ""
+
+
+@pytest.mark.skipif(NODE is None, reason="no Node.js to run the 404 page's script")
+def test_root_404_prefers_the_book_path(site_with_pdf, tmp_path):
+    # a project page's host also serving a site of the same layout at its root, which happens to
+    # hold en/rnndoc/rnndoc.pdf: the book's path (from its address) is tried first
+    both = tmp_path / "both"
+    shutil.copytree(site_with_pdf, both / "rnndoc")
+    (both / "en" / "_static").mkdir(parents=True)
+    (both / "en" / "_static" / "favicon.png").write_bytes(b"png")
+    (both / "en" / "rnndoc").mkdir()
+    (both / "en" / "rnndoc" / "rnndoc.pdf").write_bytes(b"%PDF another")
+    (both / "404.html").write_text((site_with_pdf / "404.html").read_text("utf-8"), "utf-8")
+    assert _moved(both, "/rnndoc/rnndoc.pdf", prefix="/") == "/rnndoc/en/rnndoc.pdf"
+    # without the book's address, the shallowest folder that has the file
+    (both / "404.html").write_text(sa.root_404("<head></head>"), "utf-8")
+    assert _moved(both, "/rnndoc/rnndoc.pdf", prefix="/") == "/en/rnndoc/rnndoc.pdf"
+    # and a deeper one when the shallow one has nothing for the address
+    (both / "en" / "rnndoc" / "rnndoc.pdf").unlink()
+    assert _moved(both, "/rnndoc/rnndoc.pdf", prefix="/") == "/rnndoc/en/rnndoc.pdf"
 
 
 # --- the switcher's script (docs/_static/rnndoc-editions.js), in Node against a stubbed page -----------

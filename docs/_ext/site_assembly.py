@@ -42,7 +42,7 @@ import re
 import shutil
 import sys
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -217,11 +217,17 @@ def picker_page(book_url: str = "") -> str:
 #: opens the existing file: the English edition's (an old address), the same edition's, else the
 #: English one's. GitHub Pages has no server-side redirects: what is not a page can move only this
 #: way, in a browser that runs the script (a download tool still gets the 404). The site's root is
-#: the shallowest folder of the address whose ``en/_static/favicon.png`` exists.
+#: the book's path (from its address) where the address is under it, else the shallowest folder of
+#: the address whose ``en/_static/favicon.png`` exists (a project page's host may serve others),
+#: then the deeper ones, until one has the file.
 _MOVED = """(function () {
   var editions = %EDITIONS%;
+  var known = %ROOT%;
   var path = location.pathname;
   var folders = path.split("/").slice(0, -1);
+  var roots = [];
+  for (var f = 1; f <= folders.length; f++) roots.push(folders.slice(0, f).join("/") + "/");
+  if (known && path.indexOf(known) === 0) roots.unshift(known);
   function exists(url) {
     var probe = new XMLHttpRequest();
     probe.open("HEAD", url, false);
@@ -238,8 +244,8 @@ _MOVED = """(function () {
     });
     return found;
   }
-  for (var i = 1; i <= folders.length; i++) {
-    var root = folders.slice(0, i).join("/") + "/";
+  for (var i = 0; i < roots.length; i++) {
+    var root = roots[i];
     if (!exists(root + editions[0] + "/_static/favicon.png")) continue;
     var rest = path.slice(root.length);
     var first = rest.split("/")[0];
@@ -255,21 +261,24 @@ _MOVED = """(function () {
         }
       }
     }
-    return;
   }
 })();"""
 
 
-def moved_script() -> str:
+def moved_script(book_url: str = "") -> str:
     """The ``<script>`` element of the root 404 page that sends old and near-miss addresses on.
 
     >>> '["en", "zh-TW"]' in moved_script()
     True
+    >>> 'var known = "/rnndoc/";' in moved_script("https://x.github.io/rnndoc")
+    True
     """
-    return _script(_MOVED.replace("%EDITIONS%", json.dumps([e.folder for e in EDITIONS])))
+    path = urlsplit(book_url).path.rstrip("/") + "/" if book_url else None
+    folders = json.dumps([e.folder for e in EDITIONS])
+    return _script(_MOVED.replace("%EDITIONS%", folders).replace("%ROOT%", json.dumps(path)))
 
 
-def root_404(english_404: str) -> str:
+def root_404(english_404: str, book_url: str = "") -> str:
     """The site's root 404 page: the English edition's, with :func:`moved_script` first in its head.
 
     >>> root_404("<html><head><title>x</title></head></html>").startswith("<html><head><script>")
@@ -278,7 +287,7 @@ def root_404(english_404: str) -> str:
     head = re.search(r"<head\b[^>]*>", english_404)
     if head is None:
         raise ValueError("the English 404 page has no <head>")
-    return english_404[: head.end()] + moved_script() + english_404[head.end() :]
+    return english_404[: head.end()] + moved_script(book_url) + english_404[head.end() :]
 
 
 def sitemap_index(book_url: str, folders: list[str]) -> str:
@@ -322,7 +331,7 @@ def assemble(out: Path, builds: dict[str, Path], book_url: str = "") -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(redirect_page(page, book_url), "utf-8")
     (out / "index.html").write_text(picker_page(book_url), "utf-8")
-    (out / "404.html").write_text(root_404((english / "404.html").read_text("utf-8")), "utf-8")
+    (out / "404.html").write_text(root_404((english / "404.html").read_text("utf-8"), book_url), "utf-8")
     for name in ROOT_COPIES:
         if (english / name).is_file():
             shutil.copy2(english / name, out / name)
