@@ -39,6 +39,7 @@ BOOK = BOOK.rstrip("/") + "/" if BOOK else ""
 BASE = os.environ.get("RNNDOC_BASE_URL", "")
 sys.path.insert(0, str(DOCS / "_ext"))
 import editions  # docs/_ext/editions.py: the editions' folders (nothing from Sphinx)
+import site_assembly  # docs/_ext/site_assembly.py: the site's root 404 page
 
 ENGLISH, CHINESE = editions.EDITIONS
 #: Built for publication: each edition in its folder of the site (docs/_ext/editions.py).
@@ -393,7 +394,8 @@ def test_redirect_at_every_old_address():
 def test_404_page_at_the_root():
     _needs_site()
     text = (SITE / "404.html").read_text("utf-8")
-    assert text == (SITE / "en" / "404.html").read_text("utf-8")
+    # the English one, with the script that sends old addresses (the PDF's among them) on first
+    assert text == site_assembly.root_404((SITE / "en" / "404.html").read_text("utf-8"), BOOK)
     if BASE:
         prefix = f"{BASE.rstrip('/')}/en/"
         assert f"href='{prefix}index.html'" in text or f'href="{prefix}index.html"' in text

@@ -12,7 +12,10 @@ This extension gives every page of either edition:
   nothing changes: the addresses stay relative.
 - **a switcher** in the article header (``_templates/rnndoc-edition.html``): a link to the same
   page in the other edition, relative (``../zh-TW/chapters/bptt.html`` from
-  ``en/chapters/bptt.html``), in that edition's language and labelled in it. Clicking it stores
+  ``en/chapters/bptt.html``), in that edition's language and labelled in it. Its script
+  (``_static/rnndoc-editions.js``) adds the reader's place: the address's ``#fragment`` while
+  what it names is on screen, else the section being read (the ids are the same in both
+  editions: they come from the English source and its labels), and the query. Clicking it stores
   the choice (``localStorage``, key ``rnndoc-edition``) that the site's root page follows. In a
   local build the editions are the sibling folders docs/_build/html and docs/_build/html-zh_TW,
   and the switcher links between them.

@@ -15,10 +15,19 @@
   ``rel=canonical`` names the new address;
 - ``404.html``, the English edition's (its links are absolute under the edition's folder, and
   its script finds the edition's files from any depth), which GitHub Pages serves for any
-  missing address;
+  missing address, with one script put first (``moved_script``): an old address of what is not
+  a page (the PDF: ``rnndoc.pdf`` before, ``en/rnndoc.pdf`` now; an image, a source-code page)
+  or an address without its ``.html`` or with a trailing slash opens the file that exists.
+  GitHub Pages has no server-side redirects, and a static page at ``rnndoc.pdf`` would be
+  served as a PDF: this works in a browser that runs scripts, and a download tool (curl, wget)
+  still gets the 404;
 - the English edition's ``objects.inv`` (intersphinx links made against the old root resolve to
   the redirect pages), and, with the book's address, a ``sitemap.xml`` index of the editions'
   sitemaps. A ``.nojekyll`` is kept when an edition has one.
+
+The editions must hold the same pages (each page's switcher opens the same page in the other
+one); page names are percent-encoded in every address written (a ``#``, ``?`` or space in a
+name stays in the path).
 
 Nothing here imports Sphinx: the assembly runs in any Python, and tests/test_site_assembly.py
 tests it without building the book.
@@ -29,9 +38,11 @@ from __future__ import annotations
 import argparse
 import html
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
+from urllib.parse import quote, urlsplit
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -59,6 +70,16 @@ def redirected(pages_: list[str]) -> list[str]:
     return [p for p in pages_ if p not in {"index.html", "404.html"}]
 
 
+def url_path(page: str) -> str:
+    """A file's path as a relative URL: percent-encoded, so that a ``#``, ``?``, space or
+    non-ASCII character in a page's name is part of the path (not a fragment or a query).
+
+    >>> url_path("chapters/a b#c?.html"), url_path("術語.html")
+    ('chapters/a%20b%23c%3F.html', '%E8%A1%93%E8%AA%9E.html')
+    """
+    return quote(page, safe="/")
+
+
 def redirect_target(page: str, folder: str = EDITIONS[0].folder) -> str:
     """The new address of ``page`` relative to its old place: the same page in ``folder``.
 
@@ -67,7 +88,7 @@ def redirect_target(page: str, folder: str = EDITIONS[0].folder) -> str:
     >>> redirect_target("notation.html")
     'en/notation.html'
     """
-    return "../" * page.count("/") + f"{folder}/{page}"
+    return "../" * page.count("/") + f"{folder}/{url_path(page)}"
 
 
 def _script(code: str) -> str:
@@ -84,7 +105,7 @@ def redirect_page(page: str, book_url: str = "", folder: str = EDITIONS[0].folde
     True
     """
     target = redirect_target(page, folder)
-    canonical = f"{book_url.rstrip('/')}/{folder}/{page}" if book_url else target
+    canonical = f"{book_url.rstrip('/')}/{folder}/{url_path(page)}" if book_url else target
     # the script replaces this address in the history (Back does not come back here), with the
     # query (search.html?q=...) and the fragment, which a meta refresh would drop
     script = _script(f"location.replace({json.dumps(target)} + location.search + location.hash);")
@@ -116,11 +137,16 @@ _PICKER = """(function () {
     var wanted = navigator.languages && navigator.languages.length ? navigator.languages
       : [navigator.language || ""];
     for (var i = 0; i < wanted.length; i++) {
-      var primary = String(wanted[i]).toLowerCase().split("-")[0];
+      // "zh_TW" as some browsers' web views write it, as well as BCP 47's "zh-TW"
+      var primary = String(wanted[i]).toLowerCase().split(/[-_]/)[0];
       if (Object.prototype.hasOwnProperty.call(byLanguage, primary)) { choice = byLanguage[primary]; break; }
     }
   }
-  location.replace(choice + "/index.html" + location.search + location.hash);
+  // at an address without its trailing slash (".../rnndoc", where a server does not add it), a
+  // relative "en/" would leave the site's folder: go down into it first
+  var last = location.pathname.split("/").pop();
+  var into = last === "" || last === "index" || /[.]html?$/.test(last) ? "" : last + "/";
+  location.replace(into + choice + "/index.html" + location.search + location.hash);
 })();"""
 
 
@@ -185,6 +211,85 @@ def picker_page(book_url: str = "") -> str:
 """
 
 
+#: The script put first into the root 404 page (which GitHub Pages serves at every missing address):
+#: an address the site had before the editions (the PDF ``rnndoc.pdf``, a source-code page, an
+#: image, a notebook, any page) or one written without its ``.html`` or with a trailing slash
+#: opens the existing file: the English edition's (an old address), the same edition's, else the
+#: English one's. GitHub Pages has no server-side redirects: what is not a page can move only this
+#: way, in a browser that runs the script (a download tool still gets the 404). The site's root is
+#: the book's path (from its address) where the address is under it, else the shallowest folder of
+#: the address whose ``en/_static/favicon.png`` exists (a project page's host may serve others),
+#: then the deeper ones, until one has the file.
+_MOVED = """(function () {
+  var editions = %EDITIONS%;
+  var known = %ROOT%;
+  var path = location.pathname;
+  var folders = path.split("/").slice(0, -1);
+  var roots = [];
+  for (var f = 1; f <= folders.length; f++) roots.push(folders.slice(0, f).join("/") + "/");
+  if (known && path.indexOf(known) === 0) roots.unshift(known);
+  function exists(url) {
+    var probe = new XMLHttpRequest();
+    probe.open("HEAD", url, false);
+    try { probe.send(); } catch (error) { return false; }
+    return probe.status === 200;
+  }
+  function variants(inner) {
+    var bare = inner.replace(/[/]+$/, "");
+    if (bare === "") return ["index.html"];
+    var found = [bare];
+    if (!/[.][A-Za-z0-9]+$/.test(bare.split("/").pop())) found.push(bare + ".html", bare + "/index.html");
+    found.slice().forEach(function (each) {
+      if (found.indexOf(each.toLowerCase()) < 0) found.push(each.toLowerCase());
+    });
+    return found;
+  }
+  for (var i = 0; i < roots.length; i++) {
+    var root = roots[i];
+    if (!exists(root + editions[0] + "/_static/favicon.png")) continue;
+    var rest = path.slice(root.length);
+    var first = rest.split("/")[0];
+    var inner = editions.indexOf(first) >= 0 ? rest.slice(first.length + 1) : rest;
+    var places = editions.indexOf(first) > 0 ? [first, editions[0]] : [editions[0]];
+    for (var p = 0; p < places.length; p++) {
+      var candidates = variants(inner);
+      for (var c = 0; c < candidates.length; c++) {
+        var target = places[p] + "/" + candidates[c];
+        if (target !== rest && exists(root + target)) {
+          location.replace(root + target + location.search + location.hash);
+          return;
+        }
+      }
+    }
+  }
+})();"""
+
+
+def moved_script(book_url: str = "") -> str:
+    """The ``<script>`` element of the root 404 page that sends old and near-miss addresses on.
+
+    >>> '["en", "zh-TW"]' in moved_script()
+    True
+    >>> 'var known = "/rnndoc/";' in moved_script("https://x.github.io/rnndoc")
+    True
+    """
+    path = urlsplit(book_url).path.rstrip("/") + "/" if book_url else None
+    folders = json.dumps([e.folder for e in EDITIONS])
+    return _script(_MOVED.replace("%EDITIONS%", folders).replace("%ROOT%", json.dumps(path)))
+
+
+def root_404(english_404: str, book_url: str = "") -> str:
+    """The site's root 404 page: the English edition's, with :func:`moved_script` first in its head.
+
+    >>> root_404("<html><head><title>x</title></head></html>").startswith("<html><head><script>")
+    True
+    """
+    head = re.search(r"<head\b[^>]*>", english_404)
+    if head is None:
+        raise ValueError("the English 404 page has no <head>")
+    return english_404[: head.end()] + moved_script(book_url) + english_404[head.end() :]
+
+
 def sitemap_index(book_url: str, folders: list[str]) -> str:
     """A sitemap index naming each edition's sitemap.xml.
 
@@ -210,6 +315,12 @@ def assemble(out: Path, builds: dict[str, Path], book_url: str = "") -> None:
     for folder, build in builds.items():
         if not (build / "index.html").is_file():
             raise FileNotFoundError(f"no built edition in {build} (for {folder}/)")
+    # every page's switcher opens the same page in the other edition: each must have them all
+    built = {folder: set(pages(build)) for folder, build in builds.items()}
+    for folder in known[1:]:
+        if built[folder] != built[known[0]]:
+            only = sorted(built[known[0]] ^ built[folder])
+            raise ValueError(f"the editions {known[0]}/ and {folder}/ differ in pages: {only[:10]}")
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     for folder in known:
@@ -220,7 +331,7 @@ def assemble(out: Path, builds: dict[str, Path], book_url: str = "") -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(redirect_page(page, book_url), "utf-8")
     (out / "index.html").write_text(picker_page(book_url), "utf-8")
-    shutil.copy2(english / "404.html", out / "404.html")
+    (out / "404.html").write_text(root_404((english / "404.html").read_text("utf-8"), book_url), "utf-8")
     for name in ROOT_COPIES:
         if (english / name).is_file():
             shutil.copy2(english / name, out / name)
