@@ -135,8 +135,8 @@ MAY_SCROLL = frozenset({"api.html"})
 #: then taken off this list. Any other equation must fit at MathJax's own size.
 SET_SMALLER_PENDING = frozenset(
     "eq-" + name
-    for name in ("lstm-bptt", "char-lm", "chain", "bi-split", "cell-loop", "bidirectional", "delta",
-                 "stack-down", "h0-grad")
+    for name in ("lstm-bptt", "char-lm", "bi-split", "cell-loop", "bidirectional", "stack-down",
+                 "h0-grad")
 )  # fmt: skip
 
 
