@@ -142,7 +142,7 @@ MAY_SCROLL = frozenset({"api.html"})
 #: then taken off this list. Any other equation must fit at MathJax's own size.
 SET_SMALLER_PENDING = frozenset(
     "eq-" + name
-    for name in ("char-lm", "chain", "delta")
+    for name in ("char-lm",)
 )  # fmt: skip
 
 
