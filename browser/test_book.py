@@ -139,11 +139,8 @@ MAY_SCROLL = frozenset({"api.html"})
 
 #: Equations that still fit a 390 px window only once rnndoc.js has set them smaller (before it
 #: runs, and where it does not, they are cut at the edge of their box): to be made narrower,
-#: then taken off this list. Any other equation must fit at MathJax's own size.
-SET_SMALLER_PENDING = frozenset(
-    "eq-" + name
-    for name in ("char-lm",)
-)  # fmt: skip
+#: then taken off this list. Empty: every equation of the book fits at MathJax's own size.
+SET_SMALLER_PENDING: frozenset[str] = frozenset()
 
 
 def fit_problems(measured: dict, width_name: str, may_scroll: bool = False) -> list[str]:
