@@ -14,6 +14,7 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from layer_configs import torch_or_skip
 from torch import nn
 
 from rnndoc.layers import backward, forward, lstm_cell
@@ -168,7 +169,7 @@ def test_a_bfloat16_input_or_state_under_autocast_runs_as_torch_runs_it_bit_for_
     x = _bfloat16(torch.randn(3, 5) if cell else torch.randn(6, 3, 5), "input", which)
     hx = _bfloat16(_state(module, (3,), cell), "hx", which)
     with torch.set_grad_enabled(grad), torch.autocast("cpu", dtype=torch.bfloat16):
-        theirs, ours = _tensors(module(x, hx)), _tensors(forward(module, x, hx))
+        theirs, ours = _tensors(torch_or_skip(lambda: module(x, hx))), _tensors(forward(module, x, hx))
     assert [t.dtype for t in ours] == [t.dtype for t in theirs]
     assert all(torch.equal(a, b) for a, b in zip(ours, theirs, strict=True))
 
@@ -182,7 +183,7 @@ def test_a_bfloat16_input_into_the_fused_lstm_gets_torchs_dtypes(which):
     x = _bfloat16(torch.randn(6, 3, 5), "input", which)
     hx = _bfloat16(_state(lstm, (3,), False), "hx", which)
     with torch.autocast("cpu", dtype=torch.bfloat16):
-        theirs, ours = _tensors(lstm(x, hx)), _tensors(forward(lstm, x, hx))
+        theirs, ours = _tensors(torch_or_skip(lambda: lstm(x, hx))), _tensors(forward(lstm, x, hx))
     assert [t.dtype for t in ours] == [t.dtype for t in theirs]
     for a, b in zip(ours, theirs, strict=True):  # bfloat16 round-off (eps 8e-3) over six steps
         torch.testing.assert_close(a.float(), b.detach().float(), rtol=0, atol=3e-2)

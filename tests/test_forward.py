@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 from hypothesis import given, settings
-from layer_configs import build, cells, compare, configurations
+from layer_configs import build, cells, compare, configurations, torch_or_skip
 from torch import nn
 from torch.nn.utils import prune
 from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence
@@ -379,7 +379,7 @@ def test_autocast_gives_torchs_dtypes(kind, packed):
             pytest.skip("cells take no packed input")
         x = pack_padded_sequence(x, torch.tensor([5, 3]))
     with torch.autocast("cpu", dtype=torch.bfloat16):
-        ours, theirs = _tensors(forward(module, x)), _tensors(module(x))
+        ours, theirs = _tensors(forward(module, x)), _tensors(torch_or_skip(lambda: module(x)))
     assert [t.dtype for t in ours] == [t.dtype for t in theirs]
     for a, b in zip(ours, theirs, strict=True):  # bfloat16 round-off (eps 8e-3) over five steps
         torch.testing.assert_close(a.float(), b.detach().float(), rtol=0, atol=3e-2)
