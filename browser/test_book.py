@@ -61,6 +61,12 @@ MEASURE = """async () => {
   for (let i = 0; i < 50 && !document.documentElement.dataset.rnndocFitted; i++) {
     await new Promise(resolve => setTimeout(resolve, 100));
   }
+  // open every folded box (a section's Checks, an exercise's solution), as a reader does: a
+  // closed one holds its content at height 0 behind overflow hidden, which is not a cut equation,
+  // and an equation inside one must fit once it is open
+  const folded = Array.from(document.querySelectorAll('button.toggle-button.toggle-button-hidden'));
+  folded.forEach(button => button.click());
+  if (folded.length) { await new Promise(resolve => setTimeout(resolve, 800)); } // its transition
   const column = document.querySelector('article.bd-article') || document.querySelector('main');
   const style = getComputedStyle(column);
   const width = column.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
@@ -139,7 +145,8 @@ MAY_SCROLL = frozenset({"api.html"})
 
 #: Equations that still fit a 390 px window only once rnndoc.js has set them smaller (before it
 #: runs, and where it does not, they are cut at the edge of their box): to be made narrower,
-#: then taken off this list. Empty: every equation of the book fits at MathJax's own size.
+#: then taken off this list. Empty: every equation of the book fits at MathJax's own size,
+#: those inside folded boxes too (the check opens them).
 SET_SMALLER_PENDING: frozenset[str] = frozenset()
 
 

@@ -211,6 +211,15 @@ window.rnndocText = (function () {
       clearTimeout(timer);
       timer = setTimeout(update, 150);
     });
+    // a folded box (a section's Checks, a solution) lays its content out only once it is
+    // opened: its code and equations are marked again then, after the opening transition
+    document.addEventListener("click", function (event) {
+      var target = event.target;
+      if (target.closest && target.closest("button.toggle-button, .admonition-title, summary")) {
+        clearTimeout(timer);
+        timer = setTimeout(update, 400);
+      }
+    });
   }
 
   if (document.readyState === "complete") { start(); } else { window.addEventListener("load", start); }
