@@ -66,7 +66,10 @@ MEASURE = """async () => {
   // and an equation inside one must fit once it is open
   const folded = Array.from(document.querySelectorAll('button.toggle-button.toggle-button-hidden'));
   folded.forEach(button => button.click());
-  if (folded.length) { await new Promise(resolve => setTimeout(resolve, 800)); } // its transition
+  // rnndoc.js marks the opened content again after the transition, then sets rnndocFitted
+  for (let i = 0; i < 50 && !document.documentElement.dataset.rnndocFitted; i++) {
+    await new Promise(resolve => setTimeout(resolve, 100));
+  }
   const column = document.querySelector('article.bd-article') || document.querySelector('main');
   const style = getComputedStyle(column);
   const width = column.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);

@@ -216,6 +216,7 @@ window.rnndocText = (function () {
     document.addEventListener("click", function (event) {
       var target = event.target;
       if (target.closest && target.closest("button.toggle-button, .admonition-title, summary")) {
+        delete document.documentElement.dataset.rnndocFitted; // set again by update()
         clearTimeout(timer);
         timer = setTimeout(update, 400);
       }
