@@ -58,7 +58,7 @@ def derivation_costs(
     -------
     list of dict
         One per T: ``length``, ``seconds`` (wall clock, ``time.perf_counter``, derivation and
-        ``cse`` together), ``size`` (``sympy.count_ops`` of the gradients as trees; only for
+        ``cse`` together; the counting of operations is not timed), ``size`` (``sympy.count_ops`` of the gradients as trees; only for
         ``"direct"``, None for the recursion, whose trees share subexpressions by
         construction), ``size_cse`` (operations after ``cse``, shared pieces counted once) and
         ``over_budget`` (bool).
@@ -86,16 +86,13 @@ def derivation_costs(
         net = unroll(
             symbolic_parameters(input_size, hidden_size), *symbolic_sequence(length, input_size, hidden_size)
         )
-        start = time.perf_counter()
-        if method == "direct":
-            entries = [e for grad in direct_gradients(net).values() for e in grad]
-            size = _size(entries)
-        else:
-            entries = [e for grad in bptt(net).gradients.values() for e in grad]
-            size = None
+        start = time.perf_counter()  # the derivation and cse only; the counting is not timed
+        gradients = direct_gradients(net) if method == "direct" else bptt(net).gradients
+        entries = [e for grad in gradients.values() for e in grad]
         replacements, reduced = sympy.cse(entries)
-        size_cse = _size(e for _, e in replacements) + _size(reduced)
         seconds = time.perf_counter() - start
+        size = _size(entries) if method == "direct" else None
+        size_cse = _size(e for _, e in replacements) + _size(reduced)
         points.append(
             {
                 "length": length,
