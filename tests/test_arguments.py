@@ -434,6 +434,7 @@ TABLE: dict[str, dict[str, Spec]] = {
                 ("range", {"not a curve": 0.5}, ValueError),
             )
         ),
+        "measured": Choice(lambda: "solid"),
     },
     "rnndoc.gradient_plots.plot_step_gradients": {
         "panels": custom(

@@ -12,8 +12,8 @@ __all__ = ["draw_gru_cell", "draw_gru_gates", "draw_lstm_cell", "draw_lstm_delta
 
 #: The size, in points, of a label with a subscript or superscript ($c_{t-1}$): matplotlib sets
 #: the script smaller (mathtext's shrink factor), and these figures are shown at about three quarters of their width
-#: on a phone (rnndoc.plots.smallest_text_px), so the script stays at 9 px or more there.
-_MATH = 13
+#: on a phone (rnndoc.plots.smallest_text_px), so the script stays at 10 px or more there.
+_MATH = 14
 
 
 def _op(ax, xy, text, radius=0.22, fontsize=12):
@@ -56,7 +56,7 @@ def _line(ax, points, label="", offset=(0.0, 0.18), arrow=True):
 
 def _cell_figure(width: float) -> tuple[matplotlib.figure.Figure, Axes]:
     # 4.5 inches wide, no text below 10 points and labels with scripts at _MATH: shown at a
-    # phone's width (rnndoc.plots.PHONE_FIGURE_PX), the smallest glyphs stay at 9 px or more
+    # phone's width (rnndoc.plots.PHONE_FIGURE_PX), the smallest glyphs stay at 10 px or more
     fig = matplotlib.figure.Figure(figsize=(width, 0.55 * width), layout="constrained")
     ax = fig.add_subplot()
     ax.set_axis_off()
@@ -189,10 +189,11 @@ def draw_gru_cell() -> matplotlib.figure.Figure:
 
 
 # --- What each gate decides: small diagrams for a phone's width --------------------------------
-# Drawn at 0.45 inch per unit, no font below 9.5 points and labels with scripts at _MATH, so that a
-# figure shown at a phone's text width (rnndoc.plots.PHONE_FIGURE_PX) keeps every glyph at 9 px or more.
+# Drawn at 0.45 inch per unit, no font below 10 points and labels with scripts at _MATH, so that a
+# figure shown at a phone's text width (rnndoc.plots.PHONE_FIGURE_PX) keeps every glyph at 10 px or more.
 
 _UNIT = 0.45  # inches per data unit
+_SMALL = 10  # the smallest plain text (a gate's job, a path's note): 10 px or more on a phone
 _BIG = 16  # the delta diagram's labels with scripts: their scripts at 11 points or more
 _WIRE = "0.25"
 
@@ -219,7 +220,7 @@ def _box(ax, xy, name, job, color, width=1.6, fontsize=None):
         ax.text(x, y, name, ha="center", va="center", fontsize=size)
         return
     ax.text(x, y + 0.2, name, ha="center", va="center", fontsize=11)
-    ax.text(x, y - 0.22, job, ha="center", va="center", fontsize=9.5)
+    ax.text(x, y - 0.22, job, ha="center", va="center", fontsize=_SMALL)
 
 
 def _node(ax, xy, text, radius=0.3, fontsize=None):
@@ -285,9 +286,9 @@ def draw_lstm_gates() -> matplotlib.figure.Figure:
     _node(ax, (x_g, top), "+")
     _wire(ax, [(x_g + 0.3, top), (9.3, top)], color=cell, lw=3)
     ax.text(9.3, top + 0.25, r"$c_t$", ha="right", va="bottom", fontsize=_MATH, color=cell)
-    ax.text(x_f, top + 0.4, "keep or erase", ha="center", va="bottom", fontsize=9.5)
-    ax.text(x_g + 0.1, top + 0.4, "write", ha="center", va="bottom", fontsize=9.5)
-    ax.text(8.65, 3.6, "show", ha="center", va="top", fontsize=9.5)
+    ax.text(x_f, top + 0.4, "keep or erase", ha="center", va="bottom", fontsize=_SMALL)
+    ax.text(x_g + 0.1, top + 0.4, "write", ha="center", va="bottom", fontsize=_SMALL)
+    ax.text(8.65, 3.6, "show", ha="center", va="top", fontsize=_SMALL)
     # the gates, in PyTorch's order
     _box(ax, (x_i, row), "i", "input", NODE_COLORS["gate"])
     _box(ax, (x_f, row), "f", "forget", NODE_COLORS["gate"])
@@ -352,8 +353,8 @@ def draw_gru_gates() -> matplotlib.figure.Figure:
     _node(ax, (x_n, top), "+")
     _wire(ax, [(x_n + 0.3, top), (9.3, top)], color=state, lw=3)
     ax.text(9.3, top + 0.25, r"$h_t$", ha="right", va="bottom", fontsize=_MATH, color=state)
-    ax.text(x_z + 0.9, top + 0.4, "keep the old", ha="center", va="bottom", fontsize=9.5)
-    ax.text(x_n, top + 0.4, "mix", ha="center", va="bottom", fontsize=9.5)
+    ax.text(x_z + 0.9, top + 0.4, "keep the old", ha="center", va="bottom", fontsize=_SMALL)
+    ax.text(x_n, top + 0.4, "mix", ha="center", va="bottom", fontsize=_SMALL)
     # the gates and the candidate
     _box(ax, (x_z, row), "z", "update", NODE_COLORS["gate"])
     _box(ax, (x_r, row), "r", "reset", NODE_COLORS["gate"])
@@ -366,7 +367,7 @@ def draw_gru_gates() -> matplotlib.figure.Figure:
     _wire(ax, [(x_z, 3.65), (3.0 - 0.42, 3.65)])
     _node(ax, (x_n, 3.65), r"$\times$")
     _wire(ax, [(3.0 + 0.42, 3.65), (x_n - 0.3, 3.65)])
-    ax.text(5.15, 3.8, "take the new", ha="center", va="bottom", fontsize=9.5)
+    ax.text(5.15, 3.8, "take the new", ha="center", va="bottom", fontsize=_SMALL)
     _wire(ax, [(x_n, row + 0.55), (x_n, 3.35)])
     _wire(ax, [(x_n, 3.95), (x_n, top - 0.3)])
     # PyTorch's reset-after form: r scales W_hn h_(t-1) + b_hn, the past's part of the candidate's

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import matplotlib.colors
 import matplotlib.figure
 from matplotlib import patheffects
 
-from ._validate import check_float, check_int, check_mapping, check_numbers, check_sequence
+from ._validate import check_choice, check_float, check_int, check_mapping, check_numbers, check_sequence
 from .colors import DIRECTION_COLORS, network_colors
 
 __all__ = ["plot_gradient_norms", "plot_step_gradients", "plot_truncation"]
@@ -19,7 +20,7 @@ _PHONE_WIDTH = 3.4
 
 
 def plot_gradient_norms(
-    curves: dict[str, Sequence[float]], bounds: dict[str, float] | None = None
+    curves: dict[str, Sequence[float]], bounds: dict[str, float] | None = None, measured: str = "solid"
 ) -> matplotlib.figure.Figure:
     r"""Plot :math:`\lVert \partial h_T / \partial h_t \rVert_2` against the distance T - t, log scale.
 
@@ -34,6 +35,11 @@ def plot_gradient_norms(
         bound, dotted for the second, with a white edge and over the curves, so that a bound on
         which its curve lies stays visible. Each curve has its own marker. The legend names each
         line's style in words: the measured curves are solid, each bound dashed or dotted.
+    measured : {"solid", "band"}, default "solid"
+        How the measured curves are drawn: thin solid lines, or (``"band"``, for curves that lie
+        on their bounds) wide pale bands of their colour, markers in full colour, under their
+        bounds' thinner lines, so that a bound on which its curve lies stays visible; the
+        legend then names them "measured: wide, pale".
 
     Returns
     -------
@@ -44,8 +50,8 @@ def plot_gradient_norms(
     ------
     TypeError, ValueError
         If ``curves`` is not a mapping of labels to non-empty sequences of numbers, ``bounds``
-        not a mapping of labels to positive numbers, or a key of ``bounds`` is not a key of
-        ``curves``.
+        not a mapping of labels to positive numbers, a key of ``bounds`` is not a key of
+        ``curves``, or ``measured`` is not one of its choices.
 
     Examples
     --------
@@ -54,6 +60,9 @@ def plot_gradient_norms(
     >>> ax = fig.axes[0]
     >>> ax.get_yscale(), len(ax.lines), ax.lines[0].get_color() == ax.lines[1].get_color()
     ('log', 2, True)
+    >>> band = plot_gradient_norms({"a": [1.0, 0.5, 0.25]}, {"a": 0.5}, measured="band").axes[0]
+    >>> band.lines[0].get_linewidth(), band.lines[0].get_zorder() < band.lines[1].get_zorder()
+    (6.0, True)
     """
     curves = {
         label: check_numbers(f"curves[{label!r}]", norms)
@@ -63,6 +72,7 @@ def plot_gradient_norms(
         label: check_float(f"bounds[{label!r}]", sigma, positive=True)
         for label, sigma in check_mapping("bounds", {} if bounds is None else bounds).items()
     }
+    measured = check_choice("measured", measured, ("solid", "band"))
     unknown = sorted(set(bounds) - set(curves))
     if unknown:
         raise ValueError(f"bounds must be keyed by curve labels {sorted(curves)}, got {unknown}")
@@ -76,13 +86,18 @@ def plot_gradient_norms(
         marker = "osD^v<>"[index % 7]
         (line,) = ax.semilogy(range(len(norms)), norms, "-", marker=marker, ms=3.5, lw=1,
                               color=colors[label], label=f"{label}, solid" if bounds else label)  # fmt: skip
+        full = line.get_color()  # the curve's colour (from the cycle when the book has none)
+        if measured == "band":  # a wide, pale band of that colour, its markers in full colour
+            rgb = matplotlib.colors.to_rgb(full)
+            line.set(color=(*rgb, 0.35), lw=6, solid_capstyle="round", zorder=2, markerfacecolor=rgb,
+                     markeredgecolor=rgb, label=f"{label}, measured: wide, pale" if bounds else label)  # fmt: skip
         if label in bounds:
             sigma = bounds[label]
             distances = range(len(norms))
             style, style_name = next(bound_styles)
-            ax.semilogy(distances, [sigma**d for d in distances], linestyle=style, lw=2.2,
-                        color=line.get_color(), zorder=3, path_effects=halo,
-                        label=f"bound {sigma:g}$^{{T-t}}$, {style_name}")  # fmt: skip
+            ax.semilogy(distances, [sigma**d for d in distances], linestyle=style,
+                        lw=1.8 if measured == "band" else 2.2, color=full, zorder=3,
+                        path_effects=halo, label=f"bound {sigma:g}$^{{T-t}}$, {style_name}")  # fmt: skip
     ax.set_xlabel("distance T - t (steps)")
     ax.set_ylabel(r"$\|\partial h_T / \partial h_t\|_2$")
     ax.grid(True, which="major", alpha=0.3)

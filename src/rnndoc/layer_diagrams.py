@@ -45,9 +45,12 @@ def _state(ax, xy, text, color, width=1.3, height=0.9, fontsize=13, **font):
 def draw_bidirectional(length: int, forward_final: int, reverse_final: int) -> matplotlib.figure.Figure:
     r"""Draw a bidirectional layer over ``length`` steps, and where its two final states sit.
 
-    The forward direction (bottom row of states) reads :math:`x_1, \dots, x_T` left to right,
-    the reverse direction (the row above it) reads them right to left; ``output[k]`` (top) is
-    the two states at position k side by side. ``h_n[0]``, the forward direction's final state,
+    The forward direction (bottom row of states) reads the inputs left to right, the reverse
+    direction (the row above it) reads them right to left; ``output[k]`` (top) is the two
+    states at position k side by side. Every label counts positions from 0, as PyTorch indexes
+    its tensors: the inputs are labelled ``x[0]``, ``x[1]``, ... (the equations'
+    :math:`x_1, x_2, \dots`) and the states by their direction's arrow alone, their column
+    giving their position. ``h_n[0]``, the forward direction's final state,
     is drawn over position ``forward_final``, and ``h_n[1]``, the reverse direction's, over
     position ``reverse_final``: pass the positions measured on a module (for ``nn.RNN``,
     ``length - 1`` and 0). Colours: :data:`rnndoc.colors.DIRECTION_COLORS`.
@@ -76,6 +79,8 @@ def draw_bidirectional(length: int, forward_final: int, reverse_final: int) -> m
     >>> ax = draw_bidirectional(4, forward_final=3, reverse_final=0).axes[0]
     >>> [round(t.get_position()[0], 2) for t in ax.texts if t.get_text() == "h_n[1]"]
     [2.76]
+    >>> [t.get_text() for t in ax.texts if t.get_text().startswith("x[")]
+    ['x[0]', 'x[1]', 'x[2]', 'x[3]']
     >>> min(t.get_fontsize() for t in ax.texts) >= 9
     True
     """
@@ -91,10 +96,12 @@ def draw_bidirectional(length: int, forward_final: int, reverse_final: int) -> m
     ax.text(0.0, y_r, "reverse", ha="left", va="center", fontsize=_LABEL, color=reverse)
     ax.text(0.0, y_out, "output", ha="left", va="center", fontsize=_LABEL, family="monospace")
     for k, x in enumerate(xs):
-        ax.text(x, y_x, f"$x_{k + 1}$", ha="center", va="center", fontsize=_MATH)  # its script too
+        # PyTorch's labels: the input at position k is x[k] (the equations' x_(k+1)), as its
+        # row of output is [k]; the states are named by their direction's arrow, no index
+        ax.text(x, y_x, f"x[{k}]", ha="center", va="center", fontsize=_LABEL, family="monospace")
         _wire(ax, [(x, y_x + 0.3), (x, y_f - 0.42)])
-        _state(ax, (x, y_f), rf"$\overrightarrow{{h}}_{k + 1}$", forward, fontsize=_MATH)
-        _state(ax, (x, y_r), rf"$\overleftarrow{{h}}_{k + 1}$", reverse, fontsize=_MATH)
+        _state(ax, (x, y_f), r"$\overrightarrow{h}$", forward, fontsize=_MATH)
+        _state(ax, (x, y_r), r"$\overleftarrow{h}$", reverse, fontsize=_MATH)
         # output[k]: the two halves side by side, forward first
         for half, color in ((-0.36, forward), (0.36, reverse)):
             ax.add_patch(Rectangle((x + half - 0.36, y_out - 0.32), 0.72, 0.64, facecolor=_light(color),
@@ -189,7 +196,8 @@ def draw_packed(
     Top: the padded batch, one row per sequence (a, b, c, ...) and one column per step, the
     real steps filled (:data:`rnndoc.colors.STEP_FILL`), the padding left empty. Bottom: the
     entries of ``data`` in the order given, each labelled with its sequence and step, and
-    grouped as ``batch_sizes`` groups them, each group marked with its size. Pass what a real
+    grouped as ``batch_sizes`` groups them, each group marked with its size; a row of ``data``
+    wider than the figure is squeezed to its width, in order and in its groups. Pass what a real
     ``PackedSequence`` holds: the (sequence, step) of each row of its ``data``, and its
     ``batch_sizes``.
 
@@ -257,22 +265,30 @@ def draw_packed(
                                    edgecolor=_EDGE, lw=1.2, ls="-" if real else ":"))  # fmt: skip
             ax.text(x, y, f"{names[b]}{t}" if real else "pad", ha="center", va="center",
                     fontsize=13 if real else 11, color="black" if real else "0.35")  # fmt: skip
-    # data, in the order given, in its groups
+    # data, in the order given, in its groups; a row wider than the frame is squeezed to its
+    # width (boxes, labels, brackets and sizes alike), keeping the order and the groups
     y = 0.0
     ax.text(0.0, y, "data", ha="left", va="center", fontsize=_LABEL, family="monospace")
     ax.text(0.0, y - 1.0, "batch_sizes", ha="left", va="center", fontsize=_NOTE, family="monospace")
+    left = 2.3 - 0.42  # the first box's left edge
+    right = 2.3 + 0.42 + 0.84 * (len(rows) - 1) + 0.25 * (len(sizes) - 1)  # the last box's right edge
+    scale = min(1.0, (ax.get_xlim()[1] - 0.1 - left) / (right - left))
+
+    def squeeze(x: float) -> float:
+        return left + (x - left) * scale
+
     x, k = 2.3, 0
     for size in sizes:
         start = x
         for sequence, step in rows[k : k + size]:
-            ax.add_patch(Rectangle((x - 0.42, y - 0.4), 0.84, 0.8, facecolor=STEP_FILL, edgecolor=_EDGE,
-                                   lw=1.2))  # fmt: skip
-            ax.text(x, y, f"{names[sequence]}{step}", ha="center", va="center", fontsize=13)
+            ax.add_patch(Rectangle((squeeze(x - 0.42), y - 0.4), 0.84 * scale, 0.8, facecolor=STEP_FILL,
+                                   edgecolor=_EDGE, lw=1.2))  # fmt: skip
+            ax.text(squeeze(x), y, f"{names[sequence]}{step}", ha="center", va="center", fontsize=13)
             x += 0.84
         # the group's bracket and its size, below it
-        ax.plot([start - 0.38, start - 0.38, x - 0.46, x - 0.46], [y - 0.5, y - 0.62, y - 0.62, y - 0.5],
-                color=_EDGE, lw=1.2)  # fmt: skip
-        ax.text((start + x - 0.84) / 2, y - 1.0, str(size), ha="center", va="center", fontsize=13)
+        ax.plot([squeeze(v) for v in (start - 0.38, start - 0.38, x - 0.46, x - 0.46)],
+                [y - 0.5, y - 0.62, y - 0.62, y - 0.5], color=_EDGE, lw=1.2)  # fmt: skip
+        ax.text(squeeze((start + x - 0.84) / 2), y - 1.0, str(size), ha="center", va="center", fontsize=13)
         x += 0.25
         k += size
     return fig
