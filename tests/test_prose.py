@@ -224,3 +224,34 @@ def test_the_allow_list_is_used():
         where = module.relative_to(SOURCE).as_posix()
         seen |= {(where, _number(f)) for doc in docstrings(module) for f in _strict(doc)}
     assert set(ALLOWED) <= seen, set(ALLOWED) - seen
+
+
+# ---- every glued value is used ------------------------------------------------------------------
+# A value glued under a literal key and shown nowhere is left over from prose that changed (the
+# number it held is then checked by nobody's eyes). Keys built at run time (f-strings) are skipped.
+_GLUED = re.compile(r"""\bglue\(\s*["']([^"'{}]+)["']""")
+_SHOWN = re.compile(r"""\{glue(?::[a-z]+)?\}`([^`:]+)|[`:]{3}\{glue(?::[a-z]+)?\}\s+(\S+)""")
+
+
+def glued_unused(markdown: str) -> set[str]:
+    """Keys glued with a literal name in a page's cells and shown by no glue role or directive."""
+    shown = {a or b for a, b in _SHOWN.findall(markdown)}
+    return set(_GLUED.findall(markdown)) - shown
+
+
+@pytest.mark.parametrize(
+    ("markdown", "expected"),
+    [
+        ('glue("a", 1)\nglue("b", 2)\n{glue:text}`a:.1f`', {"b"}),
+        ('glue("m", x)\n```{glue:math} m\n```', set()),
+        ('glue("f", fig)\n:::{glue:figure} f\n:::', set()),
+        ('glue(f"k_{h}", 1)\nglue("s", 2) {glue}`s`', set()),
+    ],
+)
+def test_the_unused_glue_checker_sees_leftovers(markdown, expected):
+    assert glued_unused(markdown) == expected
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.relative_to(DOCS).as_posix())
+def test_every_glued_value_is_shown(chapter):
+    assert glued_unused(chapter.read_text(encoding="utf-8")) == set()
