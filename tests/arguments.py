@@ -67,6 +67,7 @@ class Int(Spec):
 class Float(Spec):
     minimum: float | None = None
     positive: bool = False
+    maximum: float | None = None
 
     def derived(self) -> list[Bad]:
         bad = [Bad("type", _const(v), TypeError) for v in ("1.0", True)]
@@ -75,6 +76,8 @@ class Float(Spec):
             bad += [Bad("range", _const(v), ValueError) for v in (0.0, -1.0)]
         if self.minimum is not None:
             bad.append(Bad("range", _const(self.minimum - 1), ValueError))
+        if self.maximum is not None:
+            bad.append(Bad("range", _const(self.maximum + 1), ValueError))
         return bad
 
 
@@ -154,6 +157,27 @@ class Numbers(Spec):
             bad.append(Bad("range", lambda: [-1.0, *self.make()[1:]], ValueError))
         if self.fixed_length:
             bad.append(Bad("shape", lambda: [*self.make(), 1.0], ValueError))
+        return bad
+
+
+@dataclass(frozen=True)
+class Ints(Spec):
+    """A sequence of ints (seeds, reaches): a str, a float or a bool entry, one below ``minimum``,
+    and no entries at all when ``non_empty``."""
+
+    minimum: int | None = None
+    non_empty: bool = False
+
+    def derived(self) -> list[Bad]:
+        bad = [
+            Bad("type", _const("x"), TypeError),
+            Bad("type", _const(3), TypeError),
+            *(Bad("dtype", lambda v=v: [v, *self.make()[1:]], TypeError) for v in ("1", 1.5, True)),
+        ]
+        if self.minimum is not None:
+            bad.append(Bad("range", lambda: [self.minimum - 1, *self.make()[1:]], ValueError))
+        if self.non_empty:
+            bad.append(Bad("range", _const([]), ValueError))
         return bad
 
 

@@ -29,6 +29,7 @@ from arguments import (
     Function,
     Instance,
     Int,
+    Ints,
     Matrix,
     Numbers,
     Rows,
@@ -707,6 +708,124 @@ TABLE: dict[str, dict[str, Spec]] = {
             ("range", "(cat", ValueError),
             ("range", "(c!)", ValueError),
         ),
+    },
+    # wording: the sentences chosen from measurements
+    "rnndoc.wording.minus": {
+        "value": Float(lambda: -1.02),
+        "spec": Str(lambda: "+.2f", extra=(Bad("range", lambda: "zz", ValueError),)),
+    },
+    "rnndoc.wording.listed": {
+        "items": custom(lambda: [0, 1, 2], ("type", 3, TypeError), ("type", "abc", TypeError)),
+    },
+    "rnndoc.wording.seeds": {"items": Ints(lambda: [1, 2], minimum=0, non_empty=True)},
+    "rnndoc.wording.in_runs": {
+        "held": Int(lambda: 2, minimum=0, maximum=3),
+        "runs": Int(lambda: 3, minimum=1, extra=(Bad("range", lambda: 1, ValueError),)),  # below held
+        "noun": Str(lambda: "seed", extra=(Bad("range", lambda: "", ValueError),)),
+    },
+    "rnndoc.wording.compared": {"value": Float(lambda: 0.89), "other": Float(lambda: 0.83)},
+    "rnndoc.wording.dip_text": {
+        "lowest": Float(lambda: 0.49, minimum=0.0),
+        "step": Int(lambda: 700, minimum=0),
+        "dipped": Bool(lambda: True),
+    },
+    "rnndoc.wording.dip_check": {
+        "dipped": Bool(lambda: True),
+        "last_below": custom(
+            lambda: 700,
+            ("type", "700", TypeError),
+            ("type", 700.0, TypeError),
+            ("type", True, TypeError),
+            ("range", -1, ValueError),
+            ("range", None, ValueError),  # dipped: the step is needed
+            ("range", 1200, ValueError),  # not before learned
+        ),
+        "learned": Int(lambda: 1200, minimum=0, extra=(Bad("range", lambda: 700, ValueError),)),
+    },
+    "rnndoc.wording.late_text": {
+        "last_failed": Int(lambda: 800, minimum=0),
+        "budget": Int(lambda: 1000, minimum=1),
+    },
+    "rnndoc.wording.norm_reach_text": {  # above > 0 exactly when largest > threshold
+        "largest": Float(lambda: 1.5, minimum=0.0, extra=(Bad("range", lambda: 0.5, ValueError),)),
+        "threshold": Float(lambda: 1.0, positive=True, extra=(Bad("range", lambda: 2.0, ValueError),)),
+        "above": Int(lambda: 2, minimum=0, extra=(Bad("range", lambda: 0, ValueError),)),
+    },
+    "rnndoc.wording.other_depth_cells": {
+        "cells": custom(
+            lambda: [(21, 1, 0.891), (20, 2, 0.833)],
+            ("type", "x", TypeError),
+            ("type", [3], TypeError),
+            ("shape", [(21, 1)], ValueError),
+            ("type", [(21.0, 1, 0.891)], TypeError),
+            ("type", [(21, True, 0.891)], TypeError),
+            ("type", [(21, 1, "0.9")], TypeError),
+            ("range", [(-1, 1, 0.891)], ValueError),
+            ("range", [(21, -1, 0.891)], ValueError),
+            ("range", [(21, 1, -0.891)], ValueError),  # the absolute value
+            ("range", [(21, 1, 1.5)], ValueError),
+            ("range", [(21, 1, float("nan"))], ValueError),
+        ),
+    },
+    "rnndoc.wording.step_down_text": {
+        "missed": Ints(lambda: [1, 2], minimum=0, extra=(Bad("range", lambda: [1], ValueError),)),
+        "forgetting": Ints(lambda: [2], minimum=0, extra=(Bad("range", lambda: [3], ValueError),)),
+        "close_write": Float(lambda: -0.02),
+        "open_write": Float(lambda: 0.6),
+        "close_f": Float(lambda: 0.42, minimum=0.0, maximum=1.0),
+        "inside_f": Float(lambda: 0.9, minimum=0.0, maximum=1.0),
+    },
+    "rnndoc.wording.forget_note": {
+        "missed": Ints(lambda: [2], minimum=0),
+        "lowest": Float(lambda: 0.904, minimum=0.0, maximum=1.0),
+    },
+    "rnndoc.wording.output_open_text": {
+        "lowest": Float(lambda: 0.6, minimum=0.0, maximum=1.0),
+        "threshold": Float(lambda: 0.5, minimum=0.0, maximum=1.0),
+    },
+    "rnndoc.wording.median_missed_text": {
+        "missed": Ints(lambda: [2], minimum=0, extra=(Bad("range", lambda: [3], ValueError),)),
+        "medians": custom(
+            lambda: {2: 0.42, 3: 0.88},
+            ("type", [0.42, 0.88], TypeError),
+            ("type", {"2": 0.42}, TypeError),
+            ("type", {2: "0.42"}, TypeError),
+            ("range", {-1: 0.42, 2: 0.42}, ValueError),
+            ("range", {2: 1.5}, ValueError),
+            ("range", {3: 0.88}, ValueError),  # no median for seed 2
+            ("range", {2: 0.6, 3: 0.88}, ValueError),  # seed 2's median above the level
+        ),
+        "lower_f": Bool(lambda: True),
+        "f_between": custom(
+            lambda: {2: 0.9, 3: 0.97},
+            ("type", [0.9, 0.97], TypeError),
+            ("type", {2.0: 0.9}, TypeError),
+            ("type", {2: None}, TypeError),
+            ("range", {2: -0.9}, ValueError),
+            ("range", {3: 0.97}, ValueError),  # none for seed 2, and lower_f is true
+        ),
+        "level": Float(
+            lambda: 0.5, minimum=0.0, maximum=1.0, extra=(Bad("range", lambda: 0.3, ValueError),)
+        ),  # 0.3: below seed 2's median
+    },
+    "rnndoc.wording.fit_text": {
+        "gru_fit": Ints(lambda: [8, 9], minimum=0, extra=(Bad("range", lambda: [8, 12], ValueError),)),
+        "lstm_fit": Ints(
+            lambda: [12, 20], minimum=0, non_empty=True, extra=(Bad("range", lambda: [9, 20], ValueError),)
+        ),
+    },
+    "rnndoc.wording.gru_loss_text": {
+        "rnn_lowest": Float(lambda: 0.3, minimum=0.0),
+        "gru_highest": Float(lambda: 0.2, minimum=0.0),
+    },
+    "rnndoc.wording.first_b_moves": {"first_b": Float(lambda: 0.25)},
+    "rnndoc.wording.short_lead": {"past": Int(lambda: -2)},  # negative: short of the range
+    "rnndoc.wording.carry": {"past": Int(lambda: 1)},
+    "rnndoc.wording.passes": {"ok": Bool(lambda: True)},
+    "rnndoc.wording.short_meaning": {
+        "reach_ok": Bool(lambda: True),
+        "show_ok": Bool(lambda: False),
+        "past": Int(lambda: 1),
     },
 }
 
