@@ -819,6 +819,10 @@ TABLE: dict[str, dict[str, Spec]] = {
         "gru_highest": Float(lambda: 0.2, minimum=0.0),
     },
     "rnndoc.wording.first_b_moves": {"first_b": Float(lambda: 0.25)},
+    "rnndoc.wording.first_b_takes_text": {
+        "takes": Int(lambda: 1, minimum=0),
+        "counting": Int(lambda: 3, minimum=1),
+    },
     "rnndoc.wording.short_lead": {"past": Int(lambda: -2)},  # negative: short of the range
     "rnndoc.wording.carry": {"past": Int(lambda: 1)},
     "rnndoc.wording.passes": {"ok": Bool(lambda: True)},

@@ -133,7 +133,7 @@ def test_inside_language_model_sentences():
         "the hidden state."
     )
     assert wording.output_open_text(0.4, 0.5) == (
-        "Its mean falls to 0.40 on one kind of character, so there less than half "
+        "Its mean falls to 0.40 on at least one kind of character, so there at most half "
         "of the squashed count (the tanh of the cell state) reaches the hidden state."
     )
     assert wording.median_missed_text([], {}, False, {}, 0.5) == "Every run's median is above 0.5."
@@ -208,3 +208,19 @@ def test_counting_sentences():
     assert wording.short_meaning(False, False, 1) == (
         "it predicts the strings it reaches without a cell that passes the check"
     )
+
+
+def test_first_b_takes_text_says_whether_the_seeds_differ():
+    assert wording.first_b_takes_text(1, 3) == (
+        "Seeds differ here: of the 3 seeds with a counting cell, the first b already takes away in 1."
+    )
+    assert (
+        wording.first_b_takes_text(3, 3)
+        == "In all 3 seeds with a counting cell the first b already takes away."
+    )
+    assert (
+        wording.first_b_takes_text(1, 1)
+        == "In the one seed with a counting cell the first b already takes away."
+    )
+    assert wording.first_b_takes_text(0, 2) == "In both seeds with a counting cell the first b still adds."
+    assert wording.first_b_takes_text(0, 4) == "In all 4 seeds with a counting cell the first b still adds."

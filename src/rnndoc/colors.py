@@ -9,7 +9,7 @@ import matplotlib.colors
 
 from ._validate import check_sequence, check_str
 
-__all__ = ["DIRECTION_COLORS", "NETWORK_COLORS", "NODE_COLORS", "STEP_FILL", "network_colors"]
+__all__ = ["DIRECTION_COLORS", "NETWORK_COLORS", "NODE_COLORS", "SIZE_COLORS", "STEP_FILL", "network_colors"]
 
 #: One colour per kind of network, the same in every figure of the book: grey for a tanh RNN at
 #: PyTorch's default initialization, blue for the LSTM, red for the LSTM with its forget-gate bias
@@ -41,6 +41,10 @@ DIRECTION_COLORS = {
     "forward": "#9467bd",
     "reverse": "#8c564b",
 }
+
+#: One colour per hidden size H in the appendix's cost figure, darkest first (hues no network or
+#: direction uses, so that blue still means the LSTM everywhere).
+SIZE_COLORS = ("#222255", "#b8860b", "#8e0152", "#5f6b00", "#00565e")
 
 #: The fill of a real time step of a padded batch or of a ``PackedSequence``'s ``data`` (padding
 #: is left white).

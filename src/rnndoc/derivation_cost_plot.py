@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 import matplotlib.figure
 
 from ._validate import check_choice, check_float, check_int, check_mapping, check_sequence
+from .colors import SIZE_COLORS
 from .gradient_plots import _PHONE_WIDTH
 
 __all__ = ["plot_derivation_costs"]
@@ -71,7 +72,7 @@ def plot_derivation_costs(costs: Mapping[tuple[int, str], Sequence[dict]]) -> ma
     }
     costs = _check_costs(costs)
     hidden_sizes = sorted({h for h, _ in costs})
-    colors = dict(zip(hidden_sizes, ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"], strict=False))
+    colors = dict(zip(hidden_sizes, SIZE_COLORS, strict=False))
     fig = matplotlib.figure.Figure(figsize=(_PHONE_WIDTH, 4.2), layout="constrained")
     ax = fig.add_subplot()
     for (h, method), points in costs.items():

@@ -17,6 +17,7 @@ __all__ = [
     "dip_check",
     "dip_text",
     "first_b_moves",
+    "first_b_takes_text",
     "fit_text",
     "forget_note",
     "gru_loss_text",
@@ -647,7 +648,7 @@ def output_open_text(lowest: float, threshold: float) -> str:
     >>> print(output_open_text(0.6, 0.5))
     Its mean is above 0.5 on every kind of character (lowest 0.60), so on average more than half of the squashed count (the tanh of the cell state) reaches the hidden state.
     >>> print(output_open_text(0.4, 0.5))
-    Its mean falls to 0.40 on one kind of character, so there less than half of the squashed count (the tanh of the cell state) reaches the hidden state.
+    Its mean falls to 0.40 on at least one kind of character, so there at most half of the squashed count (the tanh of the cell state) reaches the hidden state.
     """
     lowest, threshold = _fraction("lowest", lowest), _fraction("threshold", threshold)
     if lowest > threshold:
@@ -657,7 +658,7 @@ def output_open_text(lowest: float, threshold: float) -> str:
             "reaches the hidden state."
         )
     return (
-        f"Its mean falls to {lowest:.2f} on one kind of character, so there less than half of "
+        f"Its mean falls to {lowest:.2f} on at least one kind of character, so there at most half of "
         "the squashed count (the tanh of the cell state) reaches the hidden state."
     )
 
@@ -868,6 +869,52 @@ def first_b_moves(first_b: float) -> str:
     if first_b > 0:
         return f"still goes up, by {first_b:.2f}: the switch from adding to taking away comes one symbol late"
     return f"already goes down, by {-first_b:.2f}: the switch from adding to taking away comes right there"
+
+
+def first_b_takes_text(takes: int, counting: int) -> str:
+    """In how many of the seeds with a counting cell the first b already takes away.
+
+    Parameters
+    ----------
+    takes : int
+        The seeds, among those with a counting cell, whose cell goes down at the first b.
+    counting : int
+        The seeds with a counting cell, at least 1.
+
+    Returns
+    -------
+    str
+        A sentence.
+
+    Raises
+    ------
+    TypeError
+        If ``takes`` or ``counting`` is not an int.
+    ValueError
+        If ``counting`` is below 1 or ``takes`` is not in 0..counting.
+
+    Examples
+    --------
+    >>> from rnndoc.wording import first_b_takes_text
+    >>> print(first_b_takes_text(1, 3))
+    Seeds differ here: of the 3 seeds with a counting cell, the first b already takes away in 1.
+    >>> print(first_b_takes_text(3, 3))
+    In all 3 seeds with a counting cell the first b already takes away.
+    >>> print(first_b_takes_text(0, 2))
+    In both seeds with a counting cell the first b still adds.
+    """
+    takes, counting = check_int("takes", takes, minimum=0), check_int("counting", counting, minimum=1)
+    if takes > counting:
+        raise ValueError(f"takes must be at most counting ({counting}), got {takes}")
+    if 0 < takes < counting:
+        return (
+            f"Seeds differ here: of the {counting} seeds with a counting cell, the first b "
+            f"already takes away in {takes}."
+        )
+    # all alike: every one takes away (takes == counting) or every one still adds (takes == 0)
+    where = {1: "In the one seed", 2: "In both seeds"}.get(counting, f"In all {counting} seeds")
+    verb = "already takes away" if takes == counting else "still adds"
+    return f"{where} with a counting cell the first b {verb}."
 
 
 def short_lead(past: int) -> str:
