@@ -35,7 +35,7 @@ def _gate(ax, xy, text, color, width=0.95):
             edgecolor="0.25",
         )
     )
-    ax.text(x, y, text, ha="center", va="center", fontsize=10)
+    ax.text(x, y, text, ha="center", va="center", fontsize=12)  # 12: legible on a phone
 
 
 def _line(ax, points, label="", offset=(0.0, 0.18), arrow=True):
@@ -100,7 +100,7 @@ def draw_lstm_cell() -> matplotlib.figure.Figure:
     }
     for name, xy in gates.items():
         _gate(ax, xy, (r"tanh" if name == "g" else r"$\sigma$") + f" ({name})", colors[name],
-              width=1.1 if name == "g" else 0.95)  # fmt: skip
+              width=1.3 if name == "g" else 0.95)  # fmt: skip
     # inputs: x_t and h_(t-1), stacked into one vector, feed every gate from below
     ax.text(0.0, -0.5, r"$[x_t;\ h_{t-1}]$", ha="center", va="top", fontsize=_MATH)
     ax.plot([0.0, 5.3], [-0.35, -0.35], color="0.25", lw=1.3)
@@ -154,7 +154,7 @@ def draw_gru_cell() -> matplotlib.figure.Figure:
     # no two wires cross.
     _gate(ax, (1.2, 0.9), r"$\sigma$ (z)", NODE_COLORS["gate"])
     _gate(ax, (2.4, 0.9), r"$\sigma$ (r)", NODE_COLORS["gate"])
-    _gate(ax, (4.2, 0.9), "tanh (n)", NODE_COLORS["tanh"], width=1.1)
+    _gate(ax, (4.2, 0.9), "tanh (n)", NODE_COLORS["tanh"], width=1.35)
     ax.text(0.0, -0.5, r"$[x_t;\ h_{t-1}]$", ha="center", va="top", fontsize=_MATH)
     ax.plot([0.0, 2.4], [-0.35, -0.35], color="0.25", lw=1.3)
     for x in (1.2, 2.4):
@@ -166,22 +166,22 @@ def draw_gru_cell() -> matplotlib.figure.Figure:
     _line(ax, [(2.88, 0.9), (3.3, 0.9), (3.3, 0.1), (3.98, 0.1)])
     ax.text(3.38, 0.42, "$r_t$", fontsize=_MATH, va="center")
     _line(ax, [(4.2, 0.32), (4.2, 0.65)])
-    _line(ax, [(5.3, 0.9), (4.77, 0.9)])
+    _line(ax, [(5.3, 0.9), (4.9, 0.9)])
     ax.text(5.35, 0.9, r"$W_{in}x_t+b_{in}$", ha="left", va="center", fontsize=_MATH)
     # the state along the top: h_t = z * h_(t-1) + (1 - z) * n
     _op(ax, (1.2, 2.6), r"$\times$")
     _op(ax, (4.9, 2.6), "+")
     _op(ax, (4.2, 1.75), r"$\times$")
-    _op(ax, (2.7, 1.75), r"$1-$", radius=0.3, fontsize=10)
+    _op(ax, (2.7, 1.75), r"$1-$", radius=0.34, fontsize=11)
     _line(ax, [(-0.6, 2.6), (0.98, 2.6)], r"$h_{t-1}$", offset=(-1.1, 0.12))
     _line(ax, [(1.2, 1.15), (1.2, 2.38)])
     ax.text(1.0, 1.45, "$z_t$", fontsize=_MATH, ha="right", va="center")
     ax.plot([1.2], [1.75], "o", ms=4, color="0.25")  # the z wire branches here
-    _line(ax, [(1.2, 1.75), (2.4, 1.75)])
-    _line(ax, [(3.0, 1.75), (3.98, 1.75)])
-    ax.text(3.45, 1.87, "$1 - z_t$", fontsize=_MATH, ha="center", va="bottom")
+    _line(ax, [(1.2, 1.75), (2.36, 1.75)])
+    _line(ax, [(3.04, 1.75), (3.98, 1.75)])
+    ax.text(3.5, 1.9, "$1 - z_t$", fontsize=_MATH, ha="center", va="bottom")
     _line(ax, [(4.2, 1.15), (4.2, 1.53)])
-    ax.text(4.34, 1.36, "$n_t$", fontsize=_MATH, ha="left", va="center")
+    ax.text(4.38, 1.36, "$n_t$", fontsize=_MATH, ha="left", va="center")
     _line(ax, [(1.42, 2.6), (4.68, 2.6)])
     _line(ax, [(4.42, 1.75), (4.9, 1.75), (4.9, 2.38)])
     _line(ax, [(5.12, 2.6), (7.3, 2.6)], r"$h_t$", offset=(0.0, 0.15))
@@ -415,7 +415,7 @@ def draw_lstm_deltas() -> matplotlib.figure.Figure:
     fig, ax = _phone_figure((-0.4, 9.4), (-1.2, 6.85))
     cell = NETWORK_COLORS["LSTM"]
     top, low = 5.0, 1.0
-    x_f, x_down, x_join, x_h, x_w = 1.7, 4.1, 6.6, 8.2, 0.9
+    x_f, x_down, x_join, x_h, x_w = 1.7, 3.7, 6.4, 7.7, 0.9
     ax.text(-0.3, 6.75, "to step $t-1$", ha="left", va="top", fontsize=12)
     ax.text(9.3, 6.75, "from step $t+1$", ha="right", va="top", fontsize=12)
     # the cell path, right to left: + (the h side joins) -> x f_t -> out
@@ -447,10 +447,10 @@ def draw_lstm_deltas() -> matplotlib.figure.Figure:
     _box(
         ax,
         (x_join, 3.05),
-        r"$\times\ o_t \odot \tanh' c_t$",
+        r"$\times\ o_t (1 - \tanh^2 c_t)$",
         "",
         NODE_COLORS["tanh"],
-        width=3.7,
+        width=4.2,
         fontsize=_BIG,
     )
     _wire(ax, [(x_join, 3.6), (x_join, top - 0.3)])
