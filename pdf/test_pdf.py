@@ -40,6 +40,10 @@ def _squeeze(text: str) -> str:
 HEADER = re.compile(r"rnndoc: recurrent networks, derived and proven, Release \S+")
 #: A page number in the footer: arabic, or roman in the front matter.
 FOLIO = re.compile(r"\d+|[ivxlcdm]+")
+#: A line that is only a number ("2,359,296", "3.3e-16"): never the footer's section title.
+#: pdftotext sometimes writes that title higher up the page (beside a table that ends the page),
+#: and the page's last line is then the body's, a table's last number, which must stay.
+BODY_NUMBER = re.compile(r"[\d.,%eE+\-−×\s]+")
 
 
 def _body(text: str) -> str:
@@ -63,7 +67,7 @@ def _body(text: str) -> str:
             lines.pop()
             while lines and not lines[-1].strip():
                 lines.pop()
-            if headed and lines:
+            if headed and lines and not BODY_NUMBER.fullmatch(lines[-1].strip()):
                 lines.pop()  # the section's title in the footer
         pages.append("\n".join(lines).strip("\n"))
     return "\n".join(pages)
@@ -76,11 +80,14 @@ def test_body_drops_headers_and_footers():
         f"{header}\n\nthe sizes are 128, 439, 986, 1,825,\n\nA.1. Measured\n\n178\n\n\f"
         f"{header}\n\n3,012, 4,603, a cubic.\n\nA.1. Measured\n\n179\n\n\f"
         "Chapter 4\n\nk2 steps; chunking\n\n38\n\n\f"
+        f"{header}\n\n5.4. LSTM with a projection (LSTMP)\n\nparameters\n\n5,242,880\n2,359,296\n\n59\n\n\f"
         "Contents\n1 Order 3\n\ni\n"
     )
     assert _body(text) == (
         "the sizes are 128, 439, 986, 1,825,\n3,012, 4,603, a cubic.\n"
-        "Chapter 4\n\nk2 steps; chunking\nContents\n1 Order 3"
+        "Chapter 4\n\nk2 steps; chunking\n"
+        "5.4. LSTM with a projection (LSTMP)\n\nparameters\n\n5,242,880\n2,359,296\n"
+        "Contents\n1 Order 3"
     )
 
 

@@ -73,7 +73,7 @@ def test_compared():
 
 def test_adding_problem_sentences():
     assert wording.dip_text(0.494, 700, True) == (
-        "dips just below it, to 0.49 at step 700, but only before half of its answers were right"
+        "dips below it, to 0.49 at step 700, but only before half of its answers were right"
     )
     assert wording.dip_text(0.514, 700, False) == (
         "dips toward it but stays above it (its lowest, 0.51 at step 700)"

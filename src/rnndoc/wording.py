@@ -311,7 +311,7 @@ def dip_text(lowest: float, step: int, dipped: bool) -> str:
     --------
     >>> from rnndoc.wording import dip_text
     >>> print(dip_text(0.49, 700, True))
-    dips just below it, to 0.49 at step 700, but only before half of its answers were right
+    dips below it, to 0.49 at step 700, but only before half of its answers were right
     >>> print(dip_text(0.51, 700, False))
     dips toward it but stays above it (its lowest, 0.51 at step 700)
     """
@@ -320,7 +320,7 @@ def dip_text(lowest: float, step: int, dipped: bool) -> str:
     dipped = check_bool("dipped", dipped)
     low = f"{lowest:.2f} at step {step}"
     if dipped:
-        return f"dips just below it, to {low}, but only before half of its answers were right"
+        return f"dips below it, to {low}, but only before half of its answers were right"
     return f"dips toward it but stays above it (its lowest, {low})"
 
 
