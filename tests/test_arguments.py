@@ -819,6 +819,10 @@ TABLE: dict[str, dict[str, Spec]] = {
         "gru_highest": Float(lambda: 0.2, minimum=0.0),
     },
     "rnndoc.wording.first_b_moves": {"first_b": Float(lambda: 0.25)},
+    "rnndoc.wording.gru_vs_rnn_text": {
+        "rnn": Numbers(lambda: [2.61, 2.62], positive=True),
+        "gru": Numbers(lambda: [2.65, 2.68], positive=True, fixed_length=True),
+    },
     "rnndoc.wording.first_b_takes_text": {
         "takes": Int(lambda: 1, minimum=0),
         "counting": Int(lambda: 3, minimum=1),

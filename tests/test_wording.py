@@ -224,3 +224,14 @@ def test_first_b_takes_text_says_whether_the_seeds_differ():
     )
     assert wording.first_b_takes_text(0, 2) == "In both seeds with a counting cell the first b still adds."
     assert wording.first_b_takes_text(0, 4) == "In all 4 seeds with a counting cell the first b still adds."
+
+
+def test_gru_vs_rnn_text_says_behind_or_not_clearly_ahead():
+    assert wording.gru_vs_rnn_text([2.61, 2.62], [2.65, 2.68]) == (
+        "behind the tanh RNN: its perplexity is higher in every seed, the two ranges apart"
+    )
+    assert wording.gru_vs_rnn_text([2.61, 2.66], [2.65, 2.63]) == (
+        "not clearly ahead of the tanh RNN: the two ranges overlap, and the tanh RNN is the lower "
+        "of the two in 1 of the 2 seeds"
+    )
+    assert wording.gru_vs_rnn_text([2.6], [2.6]).endswith("in no seed")

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from ._validate import check_bool, check_float, check_int, check_mapping, check_sequence, check_str
+from ._validate import (
+    check_bool,
+    check_float,
+    check_int,
+    check_mapping,
+    check_numbers,
+    check_sequence,
+    check_str,
+)
 
 __all__ = [
     "carry",
@@ -21,6 +29,7 @@ __all__ = [
     "fit_text",
     "forget_note",
     "gru_loss_text",
+    "gru_vs_rnn_text",
     "in_runs",
     "late_text",
     "listed",
@@ -416,6 +425,48 @@ def late_text(last_failed: int, budget: int) -> str:
 
 
 # --- the language model -------------------------------------------------------------------
+
+
+def gru_vs_rnn_text(rnn: Sequence[float], gru: Sequence[float]) -> str:
+    """How the GRU's final perplexity compares with the tanh RNN's over the seeds.
+
+    The chapter asserts that the GRU is not ahead (its highest run above the tanh RNN's
+    lowest); this says which of the two other cases the run measured.
+
+    Parameters
+    ----------
+    rnn, gru : sequence of float
+        The final validation perplexity of each seed (positive), seed by seed: the same length.
+
+    Returns
+    -------
+    str
+        A phrase that follows "the GRU is".
+
+    Raises
+    ------
+    TypeError
+        If ``rnn`` or ``gru`` is not a sequence of numbers.
+    ValueError
+        If either is empty or holds a number that is not positive, or their lengths differ.
+
+    Examples
+    --------
+    >>> from rnndoc.wording import gru_vs_rnn_text
+    >>> print(gru_vs_rnn_text([2.61, 2.62], [2.65, 2.68]))
+    behind the tanh RNN: its perplexity is higher in every seed, the two ranges apart
+    >>> print(gru_vs_rnn_text([2.61, 2.66], [2.65, 2.63]))
+    not clearly ahead of the tanh RNN: the two ranges overlap, and the tanh RNN is the lower of the two in 1 of the 2 seeds
+    """
+    rnn = check_numbers("rnn", rnn, positive=True)
+    gru = check_numbers("gru", gru, len(rnn), positive=True)
+    if max(rnn) < min(gru):
+        return "behind the tanh RNN: its perplexity is higher in every seed, the two ranges apart"
+    below = sum(r < g for r, g in zip(rnn, gru, strict=True))
+    return (
+        "not clearly ahead of the tanh RNN: the two ranges overlap, and the tanh RNN is the lower "
+        f"of the two {in_runs(below, len(rnn), 'seed')}"
+    )
 
 
 def norm_reach_text(largest: float, threshold: float, above: int) -> str:
