@@ -337,9 +337,11 @@ REFERENCE = "sympy"
 
 #: The gradient witnesses by the names the report and the verdict use, the reference first: the
 #: one list of them (:func:`witness_all` runs them; :data:`rnndoc.verdict.GRADIENT_CHECKS` names the
-#: others). Each is called with no argument: ``"sympy"`` is :func:`sympy_gradients`, ``"bptt"``
-#: :func:`bptt_handset_gradients`, ``"autograd"`` :func:`autograd_gradients` and
-#: ``"finite_difference"`` :func:`rnndoc.finite_differences.finite_difference_gradients`.
+#: others). Each has two faces: called with no argument (``alone``), ``"sympy"`` is
+#: :func:`sympy_gradients`, ``"bptt"`` :func:`bptt_handset_gradients`, ``"autograd"``
+#: :func:`autograd_gradients` and ``"finite_difference"``
+#: :func:`rnndoc.finite_differences.finite_difference_gradients`; :func:`witness_all` calls the
+#: other face (``shared``) with the one build of the hand-set data it made, so the report builds it once.
 #:
 #: :meta hide-value:
 GRADIENT_WITNESSES: dict[str, GradientWitness] = {

@@ -104,7 +104,10 @@ def lstm_step(
     weight_hr: Weight | None,
     out: torch.Tensor | None = None,
 ):
-    r"""One LSTM step from the input projection (:eq:`eq-lstm-rows`): :math:`h_t`, :math:`c_t`, and :math:`(i_t, f_t, g_t, o_t, c_{t-1}, \tanh c_t)` for the backward."""
+    r"""One LSTM step from the input projection (:eq:`eq-lstm-rows`): :math:`h_t`, :math:`c_t`, and :math:`(i_t, f_t, g_t, o_t, c_{t-1}, \tanh c_t)` for the backward.
+
+    ``x_part`` is step t's row of :func:`input_projection`, :math:`x_t W_{ih}^\top + b_{ih} + b_{hh}` (N, 4H).
+    """
     hidden_size = c.shape[1]
     a = linear(h, weight_hh, add=x_part)  # (N, 4H): a_t = x_part + h_(t-1) W_hh^T, blocks i, f, g, o
     g = torch.tanh(a[:, 2 * hidden_size : 3 * hidden_size])  # (N, H), read before the sigmoid overwrites a
@@ -116,10 +119,10 @@ def lstm_step(
     return h_next, c_next, (i, f, g, o, c, tanh_c)  # saved: c is c_(t-1) here
 
 
-def lstm_step_backward(dh_next, dc_next, saved, weight_hh: Weight, weight_hr: Weight | None, out=None):
+def lstm_step_backward(dh_next, dc_later, saved, weight_hh: Weight, weight_hr: Weight | None, out=None):
     r"""Step t of :eq:`eq-lstm-deltas` and :eq:`eq-lstm-gate-deltas`: :math:`\delta a_t`, and what goes to step t - 1.
 
-    ``dh_next`` is :math:`\delta h_t`, ``dc_next`` is :math:`\delta c_{t+1} \odot f_{t+1}` (the pair
+    ``dh_next`` is :math:`\delta h_t`, ``dc_later`` is :math:`\delta c_{t+1} \odot f_{t+1}`, what step t + 1 sends back to :math:`c_t` (the pair
     :math:`\lambda_t` of :eq:`eq-lstm-vjp`); returns :math:`\delta a_t` (N, 4H) and what step t
     alone sends back, :math:`\delta a_t W_{hh}` (N, H_out) and :math:`\delta c_t \odot f_t` (N, H),
     the product of :eq:`eq-lstm-vjp`'s left side. The first line of :eq:`eq-lstm-deltas`,
@@ -129,7 +132,7 @@ def lstm_step_backward(dh_next, dc_next, saved, weight_hh: Weight, weight_hr: We
     """
     i, f, g, o, c_prev, tanh_c = saved
     delta_m = dh_next if weight_hr is None else dh_next @ weight_hr  # (N, H): delta m_t = delta h_t W_p
-    delta_c = dc_next + delta_m * o * (1 - tanh_c * tanh_c)  # (N, H): delta c_t
+    delta_c = dc_later + delta_m * o * (1 - tanh_c * tanh_c)  # (N, H): delta c_t
     hidden = delta_c.shape[1]
     by_g = delta_c * i  # (N, H): dL/dg_t
     # (N, 4H): dL/d(gate value), blocks i, f, g, o
@@ -164,7 +167,8 @@ def gru_step(
 ):
     r"""One GRU step from the input projection (:eq:`eq-gru`, row form :eq:`eq-gru-rows`): :math:`h_t`, and :math:`(h_{t-1}, r_t, z_t, n_t, q_t)` for the backward.
 
-    One product :math:`h_{t-1} W_{hh}^\top` for the three blocks (two products, each adding its own
+    ``x_part`` is step t's row of :func:`input_projection`, :math:`x_t W_{ih}^\top + b_{ih} + [b_{hr}, b_{hz}, 0]`
+    (N, 3H): :math:`b_{hn}` is added here, inside the reset product. One product :math:`h_{t-1} W_{hh}^\top` for the three blocks (two products, each adding its own
     term, measured no faster on the bench and round autograd's Jacobians differently).
     """
     two = 2 * h.shape[1]
@@ -241,10 +245,10 @@ class Kind:
 
     ``step(x_part_t, state, w, out) -> (state_t, saved_t)``, with ``out`` None or where to write
     :math:`h_t` (the sweep's output at step t; never given under autocast);
-    ``backward(d_state, saved_t, w, out, out_hh) -> (delta_t, delta_hh_t, d_state_prev)``, with ``delta_t``
-    and ``delta_hh_t`` (written in ``out`` and ``out_hh`` where given: the sweep's at step t)
-    the gradient at ``x_part`` (for W_ih and b_ih) and ``delta_hh_t`` at :math:`h_{t-1} W_{hh}^\top + b_{hh}`
-    (for W_hh and b_hh: the same tensor but for the GRU); ``own``: the weights only this kind has,
+    ``backward(d_state, saved_t, w, out, out_hh) -> (delta_t, delta_hh_t, d_state_prev)``:
+    ``delta_t`` is the gradient at ``x_part`` (for W_ih and b_ih), ``delta_hh_t`` the gradient at
+    :math:`h_{t-1} W_{hh}^\top + b_{hh}` (for W_hh and b_hh; the same tensor as ``delta_t`` but for
+    the GRU), each written in ``out`` and ``out_hh`` where given (the sweep's at step t); ``own``: the weights only this kind has,
     each with its gradient ``(saved, dh_steps, use_onednn) -> Tensor``, given every step's :math:`\delta h_t`.
     """
 
@@ -341,6 +345,8 @@ def _recurrent_part(h: torch.Tensor, w: Weights) -> torch.Tensor:
 
 
 def _rnn_autocast_step(nonlinearity: str) -> Callable[..., Any]:
+    """:eq:`eq-rnn-forward` in torch's order under autocast (:func:`rnn_step` outside it)."""
+
     def step(x_part, state, w, out=None):  # out: never given under autocast
         h = ACTIVATIONS[nonlinearity](_recurrent_part(state[0], w) + x_part)  # (N, H)
         return (h,), h
@@ -349,6 +355,7 @@ def _rnn_autocast_step(nonlinearity: str) -> Callable[..., Any]:
 
 
 def _lstm_autocast_step(x_part, state, w, out=None):  # out: never given under autocast
+    """:eq:`eq-lstm-rows` in torch's order under autocast (:func:`lstm_step` outside it)."""
     h, c = state  # (N, H_out), (N, H)
     hidden_size = c.shape[1]
     a = _recurrent_part(h, w) + x_part  # (N, 4H): blocks i, f, g, o
@@ -368,6 +375,7 @@ def _lstm_autocast_gates(saved) -> dict[str, torch.Tensor]:
 
 
 def _gru_autocast_step(x_part, state, w, out=None):  # out: never given under autocast
+    """:eq:`eq-gru-rows` in torch's order under autocast (:func:`gru_step` outside it)."""
     h = state[0]  # (N, H)
     hidden_size = h.shape[1]
     hh = _recurrent_part(h, w)  # (N, 3H): blocks r, z, n, b_hh inside

@@ -231,7 +231,8 @@ def run_direction_backward(d_out, d_state: tuple, w: Weights, kind: Kind, record
     delta_steps: Any = [None] * length  # delta[t], delta_hh[t] once the buffers exist
     delta_hh_steps: Any = [None] * length
     for t in range(length) if reverse else reversed(range(length)):
-        dh_t = d_state[0] + d_out_steps[t]  # (N, H_out): delta h_t, from output t and from the later steps
+        # (N, H_out): delta h_t, from output t and from the later steps (first line of eq-lstm-deltas)
+        dh_t = d_state[0] + d_out_steps[t]
         in_place = delta is not None and mask is None  # delta_t written into delta[t] by the step
         delta_t, delta_hh_t, d_prev = backward_step(
             (dh_t, *d_state[1:]), saved_steps[t], packed,
@@ -332,7 +333,8 @@ def run_layers_backward(
             delta, delta_hh, dh_steps, d_state = run_direction_backward(
                 d_out, d_state, w, kind, tape[index], direction == 1, mask
             )  # (L, N, G*H), (L, N, G*H), (L, N, H_out) or None, ((N, H_out)[, (N, H)])
-            grad_h_0[index], grad_c_0[index] = d_state[0], d_state[-1]
+            grad_h_0[index] = d_state[0]
+            grad_c_0[index] = d_state[1] if len(d_state) > 1 else None  # an LSTM's c_0
             dx, found = weight_gradients(delta, delta_hh, dh_steps, w, kind, tape[index])  # (L, N, F)
             d_below = dx if d_below is None else d_below + dx  # (L, N, F): eq-stack-down
             grads |= {name + suffix: g for name, g in found.items()}
