@@ -700,6 +700,12 @@ TABLE: dict[str, dict[str, Spec]] = {
     "rnndoc.charlm.nesting_depth": {
         "text": custom(lambda: "(a [b])", ("type", 3, TypeError), ("range", "(a]", ValueError)),
     },
+    "rnndoc.charlm.bootstrap_interval": {
+        "values": Tensor(lambda: torch.tensor([0.2, 0.4, 0.6], dtype=torch.float64)),
+        "draws": Int(lambda: 20, minimum=1),
+        "level": Float(lambda: 0.9, positive=True, maximum=1.0),
+        "seed": Int(lambda: 0, minimum=0),
+    },
     "rnndoc.charlm.closer_probabilities": {
         "model": Instance(lambda: CharLM("LSTM", 2)),
         "text": custom(

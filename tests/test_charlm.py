@@ -3,6 +3,7 @@ the training runs are the chapter's)."""
 
 import math
 
+import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,6 +15,7 @@ from rnndoc.charlm import (
     MAX_LINE,
     PAIRS,
     CharLM,
+    bootstrap_interval,
     bracket_text,
     closer_probabilities,
     closing_brackets,
@@ -112,3 +114,35 @@ def test_sampling_is_seeded_and_greedy_is_the_argmax(seed, temperature):
     with torch.no_grad():
         logits, _ = model(encode(greedy[:-1])[None])
     assert decode(logits[0].argmax(dim=-1))[-4:] == greedy[1:]
+
+
+def test_the_bootstrap_interval_is_seeded_and_holds_the_mean():
+    values = torch.rand(400, generator=torch.Generator().manual_seed(3), dtype=torch.float64)
+    low, high = bootstrap_interval(values)
+    assert (low, high) == bootstrap_interval(values)  # the same generator seed, the same interval
+    assert low < values.mean().item() < high
+    # the normal approximation, 1.96 standard errors either side, to a tenth
+    half = 1.96 * values.std().item() / len(values) ** 0.5
+    assert abs((high - low) / 2 - half) < 0.1 * half
+    wider = bootstrap_interval(values, level=0.99)
+    assert wider[0] < low
+    assert high < wider[1]
+
+
+def test_the_bootstrap_interval_of_one_value_is_that_value():
+    assert bootstrap_interval(torch.tensor([0.25]), draws=7) == (0.25, 0.25)
+    low, high = bootstrap_interval(torch.full((9,), 1 / 3, dtype=torch.float64))
+    assert abs(low - 1 / 3) < 1e-15  # the mean of nine equal values, to round-off
+    assert abs(high - 1 / 3) < 1e-15
+
+
+@pytest.mark.parametrize("values", [torch.tensor([]), torch.tensor([0.5, float("nan")]), torch.zeros(2, 3)])
+def test_the_bootstrap_interval_refuses_values_it_cannot_resample(values):
+    with pytest.raises(ValueError, match="values"):
+        bootstrap_interval(values)
+
+
+@pytest.mark.parametrize("level", [0.0, 1.0, 1.5])
+def test_the_bootstrap_interval_refuses_a_level_outside_0_1(level):
+    with pytest.raises(ValueError, match="level"):
+        bootstrap_interval(torch.zeros(3), level=level)

@@ -9,7 +9,8 @@ opened them, up to a line's length later. :func:`closing_brackets` finds each cl
 with its depth and its distance to its opening bracket, :func:`nesting_depth` the depth after
 every character; :func:`closer_probabilities` asks a
 model, at each of them, how much of the probability it gives to the three closing brackets it
-gives to the right one.
+gives to the right one; :func:`bootstrap_interval` says how far a mean of such shares could
+move with another draw of the same number of brackets.
 
 :class:`CharLM` is one recurrent layer (tanh RNN, LSTM or GRU) on one-hot characters with a
 linear read-out, :func:`evaluate` its mean cross-entropy and perplexity on a text, and
@@ -26,7 +27,7 @@ import torch
 from torch import nn
 from torch.nn import functional
 
-from ._validate import check_choice, check_float, check_instance, check_int, check_str
+from ._validate import check_choice, check_float, check_instance, check_int, check_str, check_tensor
 
 __all__ = [
     "ALPHABET",
@@ -35,6 +36,7 @@ __all__ = [
     "PAIRS",
     "WORDS",
     "CharLM",
+    "bootstrap_interval",
     "bracket_text",
     "closer_probabilities",
     "closing_brackets",
@@ -506,3 +508,70 @@ def closer_probabilities(model: CharLM, text: str) -> torch.Tensor:
     before = probabilities[rows[:, 0] - 1]  # (K, V): just before each closer
     right = before.gather(1, indices[rows[:, 0]][:, None])[:, 0]  # (K,)
     return right / before[:, closers].sum(dim=1)
+
+
+def bootstrap_interval(
+    values: torch.Tensor, *, draws: int = 10_000, level: float = 0.95, seed: int = 0
+) -> tuple[float, float]:
+    """A percentile bootstrap interval of the mean of ``values``, from a seeded generator.
+
+    Draws ``draws`` resamples of ``values`` with replacement, each of the same size, takes
+    each resample's mean and returns the ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles
+    of those means (linear interpolation, as ``torch.quantile`` computes them). The resamples
+    come from a ``torch.Generator`` seeded with ``seed``, so the interval is the same from run
+    to run.
+    It measures how much the mean could move with another sample of the same size from the
+    same source (another validation text, for shares of closing brackets), not what another
+    training run would give.
+
+    Parameters
+    ----------
+    values : Tensor, shape (K,), floating
+        At least one value (shares of the right closer, say, :func:`closer_probabilities`).
+    draws : int, optional
+        Resamples, at least 1.
+    level : float, optional
+        The interval's coverage, strictly between 0 and 1.
+    seed : int, optional
+        The generator's seed, at least 0.
+
+    Returns
+    -------
+    tuple of float
+        ``(low, high)``, in float64, ``low <= high``.
+
+    Raises
+    ------
+    TypeError
+        If ``values`` is not a floating tensor, or ``draws``, ``level`` or ``seed`` not a
+        number of the right kind.
+    ValueError
+        If ``values`` is not one-dimensional or is empty or not finite, ``draws`` below 1,
+        ``level`` not strictly between 0 and 1 or ``seed`` negative.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from rnndoc.charlm import bootstrap_interval
+    >>> bootstrap_interval(torch.full((5,), 0.5))  # every resample's mean is 0.5
+    (0.5, 0.5)
+    >>> low, high = bootstrap_interval(torch.tensor([0.0, 1.0] * 50))
+    >>> bool(low < 0.5 < high)
+    True
+    """
+    values = check_tensor("values", values, (None,), "(K,)")
+    if not len(values):
+        raise ValueError("values must hold at least one value, got an empty tensor")
+    if not torch.isfinite(values).all():
+        raise ValueError("values must be finite")
+    draws = check_int("draws", draws, minimum=1)
+    level = check_float("level", level, positive=True)
+    if not level < 1:
+        raise ValueError(f"level must be below 1, got {level!r}")
+    seed = check_int("seed", seed, minimum=0)
+    generator = torch.Generator().manual_seed(seed)
+    picks = torch.randint(len(values), (draws, len(values)), generator=generator)  # (draws, K)
+    means = values.detach().double()[picks].mean(dim=1)  # (draws,)
+    tail = (1 - level) / 2
+    low, high = torch.quantile(means, torch.tensor([tail, 1 - tail], dtype=torch.float64)).tolist()
+    return low, high
