@@ -304,7 +304,7 @@ def draw_lstm_state_jacobian() -> matplotlib.figure.Figure:
     of the gated-gradients chapter. The :math:`c \to c` block, :math:`\operatorname{diag}(f_t)`,
     is the additive cell path (no :math:`W_{hh}`, no :math:`\tanh'`) and is outlined in the
     LSTM's colour (:data:`rnndoc.colors.NETWORK_COLORS`), the colour of the cell path in
-    :func:`rnndoc.cell_diagrams.draw_lstm_gates`; the other three are outlined in dark grey. No
+    :func:`rnndoc.plots.draw_lstm_gates`; the other three are outlined in dark grey. No
     block is filled: a pale blue fill means a tanh node in the cell diagrams. Sized for a
     phone: no text below 11 points on a figure under 5.1 inches wide.
 
