@@ -515,6 +515,7 @@ TABLE: dict[str, dict[str, Spec]] = {
             ("shape", ["a"], ValueError),
         ),
     },
+    "rnndoc.layer_diagrams.draw_lstm_state_jacobian": {},
     "rnndoc.layer_diagrams.draw_packed": {
         "lengths": custom(
             lambda: [2, 1],

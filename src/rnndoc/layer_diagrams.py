@@ -1,6 +1,7 @@
 """Diagrams of what PyTorch's recurrent layers return (matplotlib): the two directions of a
 bidirectional layer, the rows of ``h_n``, and a ``PackedSequence``; :mod:`rnndoc.plots`
-re-exports them.
+re-exports them. And the four blocks of an LSTM step's state Jacobian
+(:func:`draw_lstm_state_jacobian`).
 
 Each function draws the facts it is given (positions, rows, the packed order): a chapter
 measures them on a real module or ``PackedSequence``, asserts them, and passes them in, so
@@ -21,9 +22,9 @@ from matplotlib.patches import FancyBboxPatch, Rectangle
 
 from ._validate import check_choice, check_int, check_sequence, check_str
 from .cell_diagrams import _phone_figure, _wire
-from .colors import DIRECTION_COLORS, STEP_FILL, _light
+from .colors import DIRECTION_COLORS, NETWORK_COLORS, STEP_FILL, _light
 
-__all__ = ["draw_bidirectional", "draw_h_n_rows", "draw_packed"]
+__all__ = ["draw_bidirectional", "draw_h_n_rows", "draw_lstm_state_jacobian", "draw_packed"]
 
 _EDGE = "0.25"
 # Font sizes in points. The figures are about 4.2 inches wide, shown 342 px wide on a phone, so a
@@ -291,4 +292,67 @@ def draw_packed(
         ax.text(squeeze((start + x - 0.84) / 2), y - 1.0, str(size), ha="center", va="center", fontsize=13)
         x += 0.25
         k += size
+    return fig
+
+
+def draw_lstm_state_jacobian() -> matplotlib.figure.Figure:
+    r"""Draw the four blocks of one LSTM step's state Jacobian, :math:`J_t = \partial s_t / \partial s_{t-1}`.
+
+    The state is :math:`s_t = (h_t, c_t)`, so :math:`J_t` is :math:`(2H, 2H)`: one row of blocks
+    per output (:math:`h_t` above, :math:`c_t` below), one column per input (:math:`h_{t-1}`,
+    :math:`c_{t-1}`), each block :math:`(H, H)`, written as in equation ``eq-full-state-jacobian``
+    of the gated-gradients chapter. The :math:`c \to c` block, :math:`\operatorname{diag}(f_t)`,
+    is the additive cell path (no :math:`W_{hh}`, no :math:`\tanh'`) and is outlined in the
+    LSTM's colour (:data:`rnndoc.colors.NETWORK_COLORS`), the colour of the cell path in
+    :func:`rnndoc.plots.draw_lstm_gates`; the other three are outlined in dark grey. No
+    block is filled: a pale blue fill means a tanh node in the cell diagrams. Sized for a
+    phone: no text below 11 points on a figure under 5.1 inches wide.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> from rnndoc.layer_diagrams import draw_lstm_state_jacobian
+    >>> texts = [t.get_text() for t in draw_lstm_state_jacobian().axes[0].texts]
+    >>> r"$\operatorname{diag}(f_t)$" in texts and "the additive cell path" in texts
+    True
+    >>> min(t.get_fontsize() for t in draw_lstm_state_jacobian().axes[0].texts) >= 11
+    True
+    """
+    lstm = NETWORK_COLORS["LSTM"]
+    fig, ax = _phone_figure((0.0, 11.3), (-1.0, 7.2))
+    width, height, gap = 4.3, 2.6, 0.2
+    left, bottom = 2.0, 0.0
+    centres_x = [left + width / 2, left + width + gap + width / 2]
+    centres_y = [bottom + height + gap + height / 2, bottom + height / 2]  # the h row, the c row
+    blocks = {  # (row, column): the block as the equation writes it, and what it is
+        (0, 0): (r"$\partial h_t / \partial h_{t-1}$", "$h$ to $h$", ""),
+        (0, 1): (r"$\partial h_t / \partial c_{t-1}$", "$c$ to $h$", ""),
+        (1, 0): (r"$\partial c_t / \partial h_{t-1}$", "$h$ to $c$", ""),
+        (1, 1): (r"$\operatorname{diag}(f_t)$", "$c$ to $c$", "the additive cell path"),
+    }
+    for (row, column), (block, what, more) in blocks.items():
+        x, y = centres_x[column], centres_y[row]
+        cell = (row, column) == (1, 1)
+        ax.add_patch(
+            FancyBboxPatch((x - width / 2, y - height / 2), width, height, boxstyle="round,pad=0.04",
+                           facecolor="white", edgecolor=lstm if cell else _EDGE, lw=3.0 if cell else 1.2)
+        )  # fmt: skip
+        ax.text(x, y + (0.65 if more else 0.4), block, ha="center", va="center", fontsize=_MATH + 1)
+        ax.text(x, y - (0.2 if more else 0.5), what, ha="center", va="center", fontsize=_LABEL)
+        if more:
+            ax.text(x, y - 0.85, more, ha="center", va="center", fontsize=_NOTE)
+    # the matrix's brackets
+    top, right = bottom + 2 * height + gap + 0.15, left + 2 * width + gap + 0.15
+    for x, tick in ((left - 0.15, 0.25), (right, -0.25)):
+        ax.plot([x + tick, x, x, x + tick], [top, top, bottom - 0.15, bottom - 0.15], color=_EDGE, lw=1.6)
+    # which input each column reads, which output each row gives
+    for x, name in zip(centres_x, (r"from $h_{t-1}$", r"from $c_{t-1}$"), strict=True):
+        ax.text(x, top + 0.6, name, ha="center", va="center", fontsize=_MATH + 1)
+    for y, name in zip(centres_y, (r"to $h_t$", r"to $c_t$"), strict=True):
+        ax.text(left - 0.4, y, name, ha="right", va="center", fontsize=_MATH + 1)
+    ax.text((left + right) / 2, bottom - 0.65, "each block is (H, H)", ha="center", va="center",
+            fontsize=_LABEL)  # fmt: skip
     return fig
