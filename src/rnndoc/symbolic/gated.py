@@ -145,19 +145,12 @@ def lstm_bptt(
 ) -> sympy.Matrix:
     r"""The gradient of :math:`\mathcal{L} = \tfrac12 \sum_t \lVert h_t - y_t \rVert^2` by ``weight_hh``, from step Jacobians.
 
-    With the state :math:`s_t = (h_t, c_t)`, :math:`J_t = \partial s_t / \partial s_{t-1}`, the
-    one-step partial :math:`\partial s_t / \partial W_{hh}` (with :math:`s_{t-1}` held) and the
-    state's adjoint :math:`\bar{s}_t = \partial \mathcal{L} / \partial s_t` (what reaches
-    :math:`s_t` from steps t and later):
-
-    .. math::
-
-        \begin{aligned}
-        \bar{s}_T &= \begin{bmatrix} h_T - y_T \\ 0 \end{bmatrix}, \\
-        \bar{s}_{t-1} &= J_t^\top \bar{s}_t + \begin{bmatrix} h_{t-1} - y_{t-1} \\ 0 \end{bmatrix} \quad (t \ge 2), \\
-        \frac{\partial \mathcal{L}}{\partial W_{hh}} &= \sum_{t=1}^{T}
-        \Bigl(\frac{\partial s_t}{\partial W_{hh}}\Bigr)^{\!\top} \bar{s}_t
-        \end{aligned}
+    :eq:`eq-lstm-bptt` (Chapter 15): with the state :math:`s_t = (h_t, c_t)`,
+    :math:`J_t = \partial s_t / \partial s_{t-1}`, the one-step partial
+    :math:`\partial s_t / \partial W_{hh}` (with :math:`s_{t-1}` held) and
+    :math:`\delta s_t = \partial \mathcal{L} / \partial s_t` (what reaches :math:`s_t` from steps t
+    and later), the gradient is the sum over t of the one-step partials' transposes times
+    :math:`\delta s_t`, with :math:`\delta s_{t-1} = J_t^\top \delta s_t` plus step t - 1's own loss term.
 
     The Jacobians come from :func:`lstm_step` by ``sympy.Matrix.jacobian`` and are evaluated
     at each step's state in ``digits``-digit arithmetic.
