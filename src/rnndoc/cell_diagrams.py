@@ -544,11 +544,11 @@ def draw_gru_deltas() -> matplotlib.figure.Figure:
     # the three deltas, times W_hh, back to h_(t-1)
     for x, y in ((x_z, row - 0.85), (x_r, kids - 0.85), (x_q, kids - 0.6)):
         _wire(ax, [(x, y), (x, low + 0.5)])
-    _box(ax, (4.65, low), r"$[\delta r_t,\ \delta z_t,\ \delta q_t]$", "", NODE_COLORS["gate"], width=5.5,
+    _box(ax, (4.75, low), r"$[\delta r_t,\ \delta z_t,\ \delta q_t]$", "", NODE_COLORS["gate"], width=5.3,
          fontsize=_BIG)  # fmt: skip
-    _node(ax, (x_w, low), r"$W_{hh}$", radius=0.5, fontsize=_BIG)
-    _wire(ax, [(1.9, low), (x_w + 0.5, low)])
-    _wire(ax, [(x_w - 0.5, low), (x_left + 0.3, low)])
+    _node(ax, (x_w, low), r"$W_{hh}$", radius=0.55, fontsize=_MATH)
+    _wire(ax, [(2.06, low), (x_w + 0.55, low)])
+    _wire(ax, [(x_w - 0.55, low), (x_left + 0.3, low)])
     ax.text(x_w + 0.75, low - 0.6, r"$[\delta r_t,\ \delta z_t,\ \delta q_t]\, W_{hh}$", ha="left", va="top",
             fontsize=_BIG)  # fmt: skip
     # the two terms add up to what step t sends back to h_(t-1)
