@@ -389,6 +389,17 @@ TABLE: dict[str, dict[str, Spec]] = {
         "digits": Int(lambda: 20, minimum=1),
     },
     # figures
+    "rnndoc.plots.draw_many_to_one": {
+        "path_sizes": optional(
+            custom(
+                lambda: [0.5, 0.25, 0.125],
+                ("type", "x", TypeError),
+                ("type", [0.5, "a", 0.125], TypeError),
+                ("shape", [0.5, 0.25], ValueError),
+                ("range", [0.5, -0.25, 0.125], ValueError),
+            )
+        ),
+    },
     "rnndoc.plots.draw_unrolled": {
         "tokens": custom(
             lambda: "ABC", ("type", 3, TypeError), ("range", "", ValueError), ("type", [1], TypeError)
@@ -492,6 +503,7 @@ TABLE: dict[str, dict[str, Spec]] = {
     "rnndoc.cell_diagrams.draw_lstm_gates": {},
     "rnndoc.cell_diagrams.draw_gru_gates": {},
     "rnndoc.cell_diagrams.draw_lstm_deltas": {},
+    "rnndoc.cell_diagrams.draw_gru_deltas": {},
     "rnndoc.layer_diagrams.draw_bidirectional": {
         "length": Int(lambda: 4, minimum=2, maximum=5),
         "forward_final": Int(lambda: 3, minimum=0, maximum=3),

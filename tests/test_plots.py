@@ -111,6 +111,8 @@ def test_figures_are_legible_on_a_phone():
         "lstm gates": plots.draw_lstm_gates(),
         "gru gates": plots.draw_gru_gates(),
         "lstm deltas": plots.draw_lstm_deltas(),
+        "gru deltas": plots.draw_gru_deltas(),
+        "many-to-one paths": plots.draw_many_to_one([0.5, 0.25, 0.125]),
         "bidirectional": plots.draw_bidirectional(4, 3, 0),
         "h_n rows": plots.draw_h_n_rows(
             [(0, "forward"), (0, "reverse"), (1, "forward"), (1, "reverse")],

@@ -8,7 +8,14 @@ from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from .colors import NETWORK_COLORS, NODE_COLORS
 
-__all__ = ["draw_gru_cell", "draw_gru_gates", "draw_lstm_cell", "draw_lstm_deltas", "draw_lstm_gates"]
+__all__ = [
+    "draw_gru_cell",
+    "draw_gru_deltas",
+    "draw_gru_gates",
+    "draw_lstm_cell",
+    "draw_lstm_deltas",
+    "draw_lstm_gates",
+]
 
 #: The size, in points, of a label with a subscript or superscript ($c_{t-1}$): matplotlib sets
 #: the script smaller (mathtext's shrink factor), and these figures are shown at about three quarters of their width
@@ -464,3 +471,102 @@ def draw_lstm_deltas() -> matplotlib.figure.Figure:
     _wire(ax, [(x_w - 0.5, low), (-0.3, low)])
     ax.text(-0.3, low - 0.6, r"$\delta a_t W_{hh}$", ha="left", va="top", fontsize=_BIG)
     return fig
+
+
+def draw_gru_deltas() -> matplotlib.figure.Figure:
+    r"""Draw the deltas flowing back through one GRU step, right to left.
+
+    Top right: what the loss at step :math:`t` sends to :math:`h_t` and what step :math:`t+1`
+    sends back, :math:`\partial \mathcal{L} / \partial h_t|_{\text{step } t+1}`, add up to
+    :math:`\delta h_t`. Along the top, in the GRU's colour, the direct path:
+    :math:`\delta h_t \odot z_t` goes on to step :math:`t - 1` through no weight. Below it,
+    :math:`\delta h_t` splits into :math:`\delta z_t` and :math:`\delta n_t`, and
+    :math:`\delta n_t` into :math:`\delta r_t` (through :math:`q_t`, inside :math:`n_t`) and
+    :math:`\delta q_t`; :math:`[\delta r_t, \delta z_t, \delta q_t]\, W_{hh}` goes back too, and
+    the two terms add up to :math:`\partial \mathcal{L} / \partial h_{t-1}|_{\text{step } t}`:
+    equation ``eq-gru-deltas`` of the GRU-backward chapter, in its symbols. Drawn in the style of
+    :func:`draw_lstm_deltas`, fills as in :func:`draw_gru_gates`. Sized for a phone: no text
+    below 9 points on a figure under 4.5 inches wide.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> from rnndoc.cell_diagrams import draw_gru_deltas
+    >>> texts = [t.get_text() for t in draw_gru_deltas().axes[0].texts]
+    >>> all(rf"$\delta {v}_t$" in texts for v in "hznrq")
+    True
+    >>> min(t.get_fontsize() for t in draw_gru_deltas().axes[0].texts) >= 9
+    True
+    """
+    fig, ax = _phone_figure((-0.4, 9.4), (-1.5, 10.3))
+    state = NETWORK_COLORS["GRU"]
+    top, low, row, kids = 8.0, 1.2, 6.1, 3.4
+    x_plus, x_zgate, x_left, x_w = 8.3, 0.8, 0.15, 1.15
+    x_z, x_n, x_r, x_q = 2.3, 5.4, 4.2, 6.55
+    ax.text(-0.3, 10.2, "to step $t-1$", ha="left", va="top", fontsize=12)
+    ax.text(9.3, 10.2, "from step $t+1$", ha="right", va="top", fontsize=12)
+    # delta h_t: what step t+1 sends back plus the loss at t
+    _wire(ax, [(9.3, top), (x_plus + 0.3, top)], color=state, lw=3)
+    ax.text(9.3, top - 0.3, r"$\partial \mathcal{L} / \partial h_t|_{\mathrm{step}\ t+1}$", ha="right",
+            va="top", fontsize=_BIG, color=state)  # fmt: skip
+    _node(ax, (x_plus, top), "+", fontsize=13)
+    _wire(ax, [(x_plus, top + 1.4), (x_plus, top + 0.3)])
+    ax.text(x_plus - 0.15, top + 1.05, r"$\partial \mathcal{L} / \partial\,\mathrm{output}_t$", ha="right",
+            va="center", fontsize=_BIG)  # fmt: skip
+    # the direct path along the top: times z_t, no weight
+    _wire(ax, [(x_plus - 0.3, top), (x_zgate + 0.3, top)], color=state, lw=3)
+    ax.text((x_z + x_n) / 2, top + 0.2, r"$\delta h_t$", ha="center", va="bottom", fontsize=_BIG, color=state)
+    _node(ax, (x_zgate, top), r"$\times$", fontsize=13)
+    _wire(ax, [(x_zgate, top - 0.85), (x_zgate, top - 0.3)])
+    ax.text(x_zgate + 0.12, top - 0.85, "$z_t$", ha="left", va="bottom", fontsize=_BIG)
+    ax.plot([x_zgate - 0.3, x_left], [top, top], color=state, lw=3, solid_capstyle="butt", zorder=1)
+    ax.text(-0.3, top + 0.3, r"$\delta h_t \odot z_t$", ha="left", va="bottom", fontsize=_BIG, color=state)
+    # delta h_t splits into delta n_t and delta z_t
+    for x in (x_z, x_n):
+        ax.plot([x], [top], "o", ms=4, color=state)
+        _wire(ax, [(x, top), (x, row + 0.85)], color=state)
+    _box3(ax, (x_z, row), r"$\delta z_t$", [r"$\times (h_{t-1} - n_t)$", r"$\times z_t (1 - z_t)$"],
+          NODE_COLORS["gate"], width=2.8)  # fmt: skip
+    _box3(ax, (x_n, row), r"$\delta n_t$", [r"$\times (1 - z_t)$", r"$\times (1 - n_t^2)$"],
+          NODE_COLORS["tanh"], width=2.2)  # fmt: skip
+    # delta n_t splits into delta r_t (through q_t, inside n_t) and delta q_t
+    split = row - 1.35
+    ax.plot([x_n], [split], "o", ms=4, color=_WIRE)
+    _wire(ax, [(x_n, row - 0.85), (x_n, split)], arrow=False)
+    _wire(ax, [(x_n, split), (x_r, split), (x_r, kids + 0.85)])
+    _wire(ax, [(x_n, split), (x_q, split), (x_q, kids + 0.6)])
+    _box3(ax, (x_r, kids), r"$\delta r_t$", [r"$\times q_t$", r"$\times r_t (1 - r_t)$"], NODE_COLORS["gate"],
+          width=2.2)  # fmt: skip
+    _box3(ax, (x_q, kids), r"$\delta q_t$", [r"$\times r_t$"], "white", width=1.5)
+    # the three deltas, times W_hh, back to h_(t-1)
+    for x, y in ((x_z, row - 0.85), (x_r, kids - 0.85), (x_q, kids - 0.6)):
+        _wire(ax, [(x, y), (x, low + 0.5)])
+    _box(ax, (4.75, low), r"$[\delta r_t,\ \delta z_t,\ \delta q_t]$", "", NODE_COLORS["gate"], width=5.3,
+         fontsize=_BIG)  # fmt: skip
+    _node(ax, (x_w, low), r"$W_{hh}$", radius=0.55, fontsize=_MATH)
+    _wire(ax, [(2.06, low), (x_w + 0.55, low)])
+    _wire(ax, [(x_w - 0.55, low), (x_left + 0.3, low)])
+    ax.text(x_w + 0.75, low - 0.6, r"$[\delta r_t,\ \delta z_t,\ \delta q_t]\, W_{hh}$", ha="left", va="top",
+            fontsize=_BIG)  # fmt: skip
+    # the two terms add up to what step t sends back to h_(t-1)
+    _wire(ax, [(x_left, top), (x_left, low + 0.3)], color=state, lw=3)
+    _node(ax, (x_left, low), "+", fontsize=13)
+    _wire(ax, [(x_left, low - 0.3), (x_left, -0.6)])
+    ax.text(-0.3, -0.7, r"$\partial \mathcal{L} / \partial h_{t-1}|_{\mathrm{step}\ t}$", ha="left", va="top",
+            fontsize=_BIG)  # fmt: skip
+    return fig
+
+
+def _box3(ax, xy, name, lines, color, width):
+    """A delta's box: its name, then the factors that make it, one a line (as the equation prints them)."""
+    x, y = xy
+    height = 0.7 + 0.55 * len(lines)
+    ax.add_patch(FancyBboxPatch((x - width / 2, y - height / 2), width, height, boxstyle="round,pad=0.04",
+                                facecolor=color, edgecolor=_WIRE))  # fmt: skip
+    top = y + height / 2
+    ax.text(x, top - 0.38, name, ha="center", va="center", fontsize=_BIG)
+    for index, line in enumerate(lines):
+        ax.text(x, top - 0.95 - 0.55 * index, line, ha="center", va="center", fontsize=_MATH)

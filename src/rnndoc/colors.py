@@ -9,7 +9,15 @@ import matplotlib.colors
 
 from ._validate import check_sequence, check_str
 
-__all__ = ["DIRECTION_COLORS", "NETWORK_COLORS", "NODE_COLORS", "SIZE_COLORS", "STEP_FILL", "network_colors"]
+__all__ = [
+    "DIRECTION_COLORS",
+    "NETWORK_COLORS",
+    "NODE_COLORS",
+    "PATH_COLORS",
+    "SIZE_COLORS",
+    "STEP_FILL",
+    "network_colors",
+]
 
 #: One colour per kind of network, the same in every figure of the book: grey for a tanh RNN at
 #: PyTorch's default initialization, blue for the LSTM, red for the LSTM with its forget-gate bias
@@ -45,6 +53,10 @@ DIRECTION_COLORS = {
 #: One colour per hidden size H in the appendix's cost figure, darkest first (hues no network or
 #: direction uses, so that blue still means the LSTM everywhere).
 SIZE_COLORS = ("#222255", "#b8860b", "#8e0152", "#5f6b00", "#00565e")
+
+#: One colour per path through :math:`W_{hh}` in the many-to-one chapter's figure, the use at
+#: step 1 first: gold, violet and teal (hues no network, gate, direction or size uses).
+PATH_COLORS = ("#e6ab02", "#7570b3", "#1b9e77")
 
 #: The fill of a real time step of a padded batch or of a ``PackedSequence``'s ``data`` (padding
 #: is left white).

@@ -1,7 +1,8 @@
 """Figures the chapters draw, from the package's own numbers (matplotlib).
 
-Drawn here: the unrolled network and the finite-difference error. The LSTM and GRU cell
-diagrams (what each gate decides, and the deltas of one LSTM step backward) are in
+Drawn here: the unrolled network, the many-to-one network's paths through :math:`W_{hh}` and
+the finite-difference error. The LSTM and GRU cell diagrams (what each gate decides, and the
+deltas of one LSTM or GRU step backward) are in
 :mod:`rnndoc.cell_diagrams`, the layouts of bidirectional, stacked and packed layers in
 :mod:`rnndoc.layer_diagrams`, the gradient norms and the truncation gaps in
 :mod:`rnndoc.gradient_plots`, the cost of the symbolic derivation in
@@ -16,8 +17,15 @@ import matplotlib.figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from ._validate import check_float, check_instance, check_numbers, check_sequence, check_str
-from .cell_diagrams import draw_gru_cell, draw_gru_gates, draw_lstm_cell, draw_lstm_deltas, draw_lstm_gates
-from .colors import NETWORK_COLORS, STEP_FILL, _light
+from .cell_diagrams import (
+    draw_gru_cell,
+    draw_gru_deltas,
+    draw_gru_gates,
+    draw_lstm_cell,
+    draw_lstm_deltas,
+    draw_lstm_gates,
+)
+from .colors import NETWORK_COLORS, PATH_COLORS, STEP_FILL, _light
 from .derivation_cost_plot import plot_derivation_costs
 from .gradient_plots import _PHONE_WIDTH, plot_gradient_norms, plot_step_gradients, plot_truncation
 from .layer_diagrams import draw_bidirectional, draw_h_n_rows, draw_packed
@@ -26,11 +34,13 @@ __all__ = [
     "PHONE_FIGURE_PX",
     "draw_bidirectional",
     "draw_gru_cell",
+    "draw_gru_deltas",
     "draw_gru_gates",
     "draw_h_n_rows",
     "draw_lstm_cell",
     "draw_lstm_deltas",
     "draw_lstm_gates",
+    "draw_many_to_one",
     "draw_packed",
     "draw_unrolled",
     "plot_derivation_costs",
@@ -157,6 +167,93 @@ def draw_unrolled(
         _arrow(ax, (x, 0.27), (x, y_h - 0.44), "$W_{ih}$", offset=(0.3, 0))
         _arrow(ax, (x - _STEP + half + 0.02, y_h), (x - half - 0.02, y_h), "$W_{hh}$", offset=(0, 0.16))
         _arrow(ax, (x, y_h + 0.44), (x, y_loss - 0.27))
+    return fig
+
+
+def draw_many_to_one(path_sizes: Sequence[float] | None = None) -> matplotlib.figure.Figure:
+    r"""Draw the many-to-one RNN of three steps unrolled, with its three paths through :math:`W_{hh}`.
+
+    :math:`x_1, x_2, x_3` feed :math:`h_1, h_2, h_3` (from :math:`h_0`); only :math:`h_3` feeds
+    the output layer (logits :math:`v`), the softmax (:math:`p`) and the loss. The arrow into
+    :math:`h_k` from :math:`h_{k-1}` is the use of :math:`W_{hh}` at step k, drawn in path k's
+    colour (:data:`rnndoc.colors.PATH_COLORS`), and a line of the same colour runs from it to
+    the loss, through :math:`h_k, \dots, h_3`: the route of that path's term
+    :math:`\delta_k h_{k-1}^\top` of :math:`\partial \mathcal{L} / \partial W_{hh}`. Boxes filled
+    as in :func:`draw_unrolled`. Sized for a phone: no text below 10 points on a figure
+    4.5 inches wide.
+
+    Parameters
+    ----------
+    path_sizes : sequence of 3 floats, optional
+        A size for each path's term, step 1 first (for instance its largest absolute entry),
+        printed beside its name with 4 decimals.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``path_sizes`` is not a sequence of three numbers, or one is negative.
+
+    Examples
+    --------
+    >>> from rnndoc.plots import draw_many_to_one
+    >>> texts = [t.get_text() for t in draw_many_to_one([0.5, 0.25, 0.125]).axes[0].texts]
+    >>> [t for t in texts if t.startswith("path")]
+    ['path 1', 'path 2', 'path 3']
+    >>> "0.1250" in texts
+    True
+    """
+    if path_sizes is not None:
+        path_sizes = check_numbers("path_sizes", path_sizes, 3)
+        if min(path_sizes) < 0:
+            raise ValueError(f"path_sizes must be at least 0, got {path_sizes}")
+    xlim, ylim = (-0.45, 4.05), (-0.35, 4.55)
+    fig = matplotlib.figure.Figure(figsize=(xlim[1] - xlim[0], ylim[1] - ylim[0]))
+    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+    ax.set_axis_off()
+    ax.set_xlim(*xlim)
+    ax.set_ylim(*ylim)
+    y_h, x_head, half, math = 1.4, 3 * _STEP, _BOX_WIDTH / 2, 14  # math: scripts at 9.9 px on a phone
+    state = _light(NETWORK_COLORS["tanh RNN"])
+    _node(ax, (0, y_h), "$h_0$", state)
+    for t in range(1, 4):
+        x = _STEP * t
+        _node(ax, (x, 0), f"$x_{t}$", STEP_FILL)
+        _node(ax, (x, y_h), f"$h_{t}$", state)
+        _arrow(ax, (x, 0.27), (x, y_h - 0.27))
+        ax.add_patch(FancyArrowPatch((x - _STEP + half + 0.02, y_h), (x - half - 0.02, y_h), arrowstyle="-|>",
+                                     mutation_scale=14, color=PATH_COLORS[t - 1], lw=3, shrinkA=0, shrinkB=0,
+                                     zorder=3))  # fmt: skip
+    for t in range(1, 4):
+        ax.text(_STEP * (t - 0.5), y_h - 0.22, "$W_{hh}$", ha="center", va="top", fontsize=math)
+    ax.text(_STEP + 0.08, 0.62, "$W_{ih}$", ha="left", va="center", fontsize=math)
+    # the head, on h_3 alone: the output layer's logits, the softmax, the loss
+    heads = ((2.45, "$v$", "logits"), (3.3, "$p$", "softmax"), (4.15, r"$\mathcal{L}$", "loss"))
+    for y, name, job in heads:
+        ax.add_patch(FancyBboxPatch((x_head - 0.5, y - 0.3), 1.0, 0.6, boxstyle="round,pad=0.02",
+                                    facecolor="white", edgecolor="0.25"))  # fmt: skip
+        ax.text(x_head, y + 0.12, name, ha="center", va="center", fontsize=math)
+        ax.text(x_head, y - 0.15, job, ha="center", va="center", fontsize=10)
+    # path k: from the use of W_hh at step k through h_k ... h_3 and the head to the loss, drawn
+    # behind the boxes (so seen between them) beside the paths of the other uses
+    for k in range(1, 4):
+        color, start = PATH_COLORS[k - 1], _STEP * k - _STEP / 2
+        row, column = (0.15, -0.15, 0.0)[k - 1], (-0.22, 0.22, 0.0)[k - 1]
+        ax.plot([start, _STEP * k, _STEP * k, x_head + column, x_head + column],
+                [y_h, y_h, y_h + row, y_h + row, heads[-1][0]], color=color, lw=2.4, zorder=0.5)  # fmt: skip
+        ax.plot([start], [y_h], "o", ms=5, color=color, zorder=4)
+        label_y = 2.3 + 0.5 * (3 - k)
+        ax.plot([-0.4, -0.1], [label_y + 0.08] * 2, color=color, lw=4, solid_capstyle="butt")  # a swatch
+        ax.text(-0.03, label_y, f"path {k}", ha="left", va="baseline", fontsize=11)
+        ax.text(0.7, label_y, rf"$\delta_{k} h_{k - 1}^\top$", ha="left", va="baseline", fontsize=math)
+        if path_sizes is not None:
+            ax.text(1.55, label_y, f"{path_sizes[k - 1]:.4f}", ha="left", va="baseline", fontsize=11)
+    ax.text(0.7, 3.85, "term", ha="left", va="baseline", fontsize=10, color="0.15")
+    if path_sizes is not None:
+        ax.text(1.55, 3.85, "largest |entry|", ha="left", va="baseline", fontsize=10, color="0.15")
     return fig
 
 
