@@ -49,6 +49,14 @@ def test_a_changed_markup_or_typed_number_fails(changed, kind):
     assert translation_check.compare(ENGLISH, ENGLISH.replace(changed, kind)) != []
 
 
+def test_braces_inside_inline_code_are_code_not_a_role():
+    # `weight_hh_l{l}` is a parameter name: its {l} must not read as a role whose body runs on
+    english = "With the projection, `weight_hh_l{l}` reads $P$ features, `weight_ih_l{l}` too."
+    translated = "有投影時，`weight_hh_l{l}` 讀取 $P$ 個特徵，`weight_ih_l{l}` 亦同。"
+    assert translation_check.compare(english, translated) == []
+    assert translation_check.compare(english, translated.replace("_l{l}", "_l{k}", 1)) != []
+
+
 def test_the_catalogs_keep_the_english_markup():
     report = translation_check.check(ROOT / "docs" / "locales")
     assert report.counts, "no catalog found under docs/locales"

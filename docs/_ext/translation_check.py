@@ -55,7 +55,13 @@ def markup(text: str) -> Markup:
     """The glue roles, reference targets, inline math and code, and numbers of one message."""
     text = unicodedata.normalize("NFKC", text)  # full-width digits and signs as ASCII
     found = Markup()
-    for role in _ROLE.finditer(text):
+    # a role's {name} inside inline code (`weight_ih_l{l}`) is code, not a role: scan left to
+    # right, roles and code spans together, and read roles only where a code span does not start
+    roles = []
+    for piece in re.finditer(_ROLE.pattern + "|" + _CODE.pattern, text):
+        if piece["name"]:
+            roles.append(piece)
+    for role in roles:
         name, body = role["name"], role["body"]
         if name.startswith("glue"):
             found.glue[f"{{{name}}}`{body}`"] += 1
@@ -63,7 +69,7 @@ def markup(text: str) -> Markup:
             found.math[body] += 1
         else:
             found.targets[f"{name}:{_target(body)}"] += 1
-    rest = _ROLE.sub(" ", text)
+    rest = re.sub(_ROLE.pattern + "|" + _CODE.pattern, lambda m: " " if m["name"] else m[0], text)
     found.math.update(m.strip("$") for m in _MATH.findall(rest))
     rest = _MATH.sub(" ", rest)
     found.code.update(c.strip("`") for c in _CODE.findall(rest))
