@@ -715,6 +715,12 @@ TABLE: dict[str, dict[str, Spec]] = {
     },
     "rnndoc.charlm.bootstrap_interval": {
         "values": Tensor(lambda: torch.tensor([0.2, 0.4, 0.6], dtype=torch.float64)),
+        "groups": custom(
+            lambda: torch.tensor([0, 0, 1]),
+            ("type", [0, 0, 1], TypeError),
+            ("dtype", torch.zeros(3), TypeError),
+            ("shape", torch.tensor([0, 1]), ValueError),
+        ),
         "draws": Int(lambda: 20, minimum=1),
         "level": Float(lambda: 0.9, positive=True, maximum=1.0),
         "seed": Int(lambda: 0, minimum=0),

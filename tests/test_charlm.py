@@ -146,3 +146,19 @@ def test_the_bootstrap_interval_refuses_values_it_cannot_resample(values):
 def test_the_bootstrap_interval_refuses_a_level_outside_0_1(level):
     with pytest.raises(ValueError, match="level"):
         bootstrap_interval(torch.zeros(3), level=level)
+
+
+def test_a_grouped_bootstrap_resamples_whole_groups():
+    # each group holds one repeated value: every resample's mean is a mean of group values
+    values = torch.tensor([0.0, 0.0, 0.0, 1.0], dtype=torch.float64)
+    groups = torch.tensor([7, 7, 7, 3])
+    low, high = bootstrap_interval(values, groups=groups, draws=2000, level=0.99)
+    # two groups of sizes 3 and 1: a resample's mean is 0 (3+3), 1/4 (3+1) or 1 (1+1)
+    assert (low, high) == (0.0, 1.0)
+    means = {0.0, 0.25, 1.0}
+    assert bootstrap_interval(values, groups=groups, draws=50, level=0.02)[0] in means
+    # one group: the mean never moves
+    assert bootstrap_interval(values, groups=torch.zeros(4, dtype=torch.int64)) == (0.25, 0.25)
+    # by value, the same data gives 1/4 spread differently: 5 means between 0 and 1 step 1/4
+    ungrouped = bootstrap_interval(values, draws=2000, level=0.5)
+    assert ungrouped[0] in {0.0, 0.25} and ungrouped[1] in {0.25, 0.5}

@@ -511,15 +511,23 @@ def closer_probabilities(model: CharLM, text: str) -> torch.Tensor:
 
 
 def bootstrap_interval(
-    values: torch.Tensor, *, draws: int = 10_000, level: float = 0.95, seed: int = 0
+    values: torch.Tensor,
+    *,
+    groups: torch.Tensor | None = None,
+    draws: int = 10_000,
+    level: float = 0.95,
+    seed: int = 0,
 ) -> tuple[float, float]:
     """A percentile bootstrap interval of the mean of ``values``, from a seeded generator.
 
     Draws ``draws`` resamples of ``values`` with replacement, each of the same size, takes
     each resample's mean and returns the ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles
-    of those means (linear interpolation, as ``torch.quantile`` computes them). The resamples
-    come from a ``torch.Generator`` seeded with ``seed``, so the interval is the same from run
-    to run.
+    of those means (linear interpolation, as ``torch.quantile`` computes them). With
+    ``groups``, whole groups are resampled (a cluster bootstrap: as many groups as there are,
+    each resample's mean over the values of the groups it drew), for values that are not
+    independent within a group (closing brackets of one line share its context and the
+    network's state). The resamples come from a ``torch.Generator`` seeded with ``seed``, so
+    the interval is the same from run to run.
     It measures how much the mean could move with another sample of the same size from the
     same source (another validation text, for shares of closing brackets), not what another
     training run would give.
@@ -528,6 +536,9 @@ def bootstrap_interval(
     ----------
     values : Tensor, shape (K,), floating
         At least one value (shares of the right closer, say, :func:`closer_probabilities`).
+    groups : Tensor, shape (K,), integer, optional
+        The group of each value (the line a closing bracket is on, say); None (the default)
+        resamples the values one by one.
     draws : int, optional
         Resamples, at least 1.
     level : float, optional
@@ -543,11 +554,12 @@ def bootstrap_interval(
     Raises
     ------
     TypeError
-        If ``values`` is not a floating tensor, or ``draws``, ``level`` or ``seed`` not a
-        number of the right kind.
+        If ``values`` is not a floating tensor, ``groups`` not an integer tensor, or
+        ``draws``, ``level`` or ``seed`` not a number of the right kind.
     ValueError
-        If ``values`` is not one-dimensional or is empty or not finite, ``draws`` below 1,
-        ``level`` not strictly between 0 and 1 or ``seed`` negative.
+        If ``values`` is not one-dimensional or is empty or not finite, ``groups`` not of
+        ``values``' shape, ``draws`` below 1, ``level`` not strictly between 0 and 1 or
+        ``seed`` negative.
 
     Examples
     --------
@@ -557,6 +569,11 @@ def bootstrap_interval(
     (0.5, 0.5)
     >>> low, high = bootstrap_interval(torch.tensor([0.0, 1.0] * 50))
     >>> bool(low < 0.5 < high)
+    True
+    >>> # two groups of identical values: a resample of whole groups moves more
+    >>> grouped = bootstrap_interval(torch.tensor([0.0] * 50 + [1.0] * 50),
+    ...                              groups=torch.tensor([0] * 50 + [1] * 50))
+    >>> grouped[1] - grouped[0] > high - low
     True
     """
     values = check_tensor("values", values, (None,), "(K,)")
@@ -569,9 +586,23 @@ def bootstrap_interval(
     if not level < 1:
         raise ValueError(f"level must be below 1, got {level!r}")
     seed = check_int("seed", seed, minimum=0)
+    if groups is not None:
+        if not isinstance(groups, torch.Tensor) or groups.is_floating_point() or groups.is_complex():
+            raise TypeError(f"groups must be an integer torch.Tensor or None, got {groups!r:.60}")
+        if groups.shape != values.shape:
+            raise ValueError(f"groups must have values' shape (K,) = {tuple(values.shape)}, got {tuple(groups.shape)}")
     generator = torch.Generator().manual_seed(seed)
-    picks = torch.randint(len(values), (draws, len(values)), generator=generator)  # (draws, K)
-    means = values.detach().double()[picks].mean(dim=1)  # (draws,)
+    values = values.detach().double()  # (K,)
+    if groups is None:
+        picks = torch.randint(len(values), (draws, len(values)), generator=generator)  # (draws, K)
+        means = values[picks].mean(dim=1)  # (draws,)
+    else:
+        _, index = torch.unique(groups, return_inverse=True)  # (K,): group ids 0 .. G-1
+        count = int(index.max()) + 1
+        sums = torch.zeros(count, dtype=torch.float64).index_add_(0, index, values)  # (G,)
+        sizes = torch.zeros(count, dtype=torch.float64).index_add_(0, index, torch.ones_like(values))  # (G,)
+        picks = torch.randint(count, (draws, count), generator=generator)  # (draws, G)
+        means = sums[picks].sum(dim=1) / sizes[picks].sum(dim=1)  # (draws,)
     tail = (1 - level) / 2
     low, high = torch.quantile(means, torch.tensor([tail, 1 - tail], dtype=torch.float64)).tolist()
     return low, high
