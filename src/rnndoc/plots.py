@@ -229,7 +229,8 @@ def draw_many_to_one(path_sizes: Sequence[float] | None = None) -> matplotlib.fi
                                      zorder=3))  # fmt: skip
     for t in range(1, 4):
         ax.text(_STEP * (t - 0.5), y_h - 0.22, "$W_{hh}$", ha="center", va="top", fontsize=math)
-    ax.text(_STEP + 0.08, 0.62, "$W_{ih}$", ha="left", va="center", fontsize=math)
+    for t in range(1, 4):  # every input arrow carries the same W_ih
+        ax.text(_STEP * t + 0.08, 0.62, "$W_{ih}$", ha="left", va="center", fontsize=math)
     # the head, on h_3 alone: the output layer's logits, the softmax, the loss
     heads = ((2.45, "$v$", "logits"), (3.3, "$p$", "softmax"), (4.15, r"$\mathcal{L}$", "loss"))
     for y, name, job in heads:
