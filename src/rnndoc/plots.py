@@ -65,13 +65,13 @@ _BOX_WIDTH, _BOX_HEIGHT, _STEP = 0.78, 0.5, 1.15
 _MATH = 13
 
 
-def _node(ax, xy, text, color, value=None):
+def _node(ax, xy, text, color, value=None, width=_BOX_WIDTH):
     x, y = xy
     height = _BOX_HEIGHT if value is None else _BOX_HEIGHT + 0.32
     ax.add_patch(
         FancyBboxPatch(
-            (x - _BOX_WIDTH / 2, y - height / 2),
-            _BOX_WIDTH,
+            (x - width / 2, y - height / 2),
+            width,
             height,
             boxstyle="round,pad=0.02",
             facecolor=color,
@@ -148,8 +148,12 @@ def draw_unrolled(
         return None if values is None else "\n".join(f"{v:.4f}" for v in values)
 
     length = len(tokens)
+    # Boxes narrower and columns wider than the shared _BOX_WIDTH and _STEP, so that the W_hh label
+    # between two state boxes clears both (a box still holds "-0.0749" and "x_1 = A"), and margins
+    # trimmed to the boxes and the W_ih labels, so the figure stays under 4.5 inches for 3 steps.
+    width, step = 0.7, 1.2
     values_height = 0.32 * max(0, max(len(v) for v in [h_0 or [], *(hidden or [])]) - 2)
-    xlim, ylim = (-0.5, _STEP * length + 0.5), (-0.35, 3.05 + values_height)
+    xlim, ylim = (-0.42, step * length + 0.47), (-0.35, 3.05 + values_height)
     fig = matplotlib.figure.Figure(figsize=(xlim[1] - xlim[0], ylim[1] - ylim[0]))
     ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
     ax.set_axis_off()
@@ -157,15 +161,15 @@ def draw_unrolled(
     ax.set_ylim(*ylim)
     y_h, y_loss = 1.4, 2.75 + values_height
     state = _light(NETWORK_COLORS["tanh RNN"])
-    _node(ax, (0, y_h), "$h_0$", state, show(h_0))
-    half = _BOX_WIDTH / 2
+    _node(ax, (0, y_h), "$h_0$", state, show(h_0), width=width)
+    half = width / 2
     for t in range(1, length + 1):
-        x = _STEP * t
-        _node(ax, (x, 0), f"$x_{t}$ = {tokens[t - 1]}", STEP_FILL)
-        _node(ax, (x, y_h), f"$h_{t}$", state, show(None if hidden is None else hidden[t - 1]))
-        _node(ax, (x, y_loss), rf"$\ell_{t}$", "white")
+        x = step * t
+        _node(ax, (x, 0), f"$x_{t}$ = {tokens[t - 1]}", STEP_FILL, width=width)
+        _node(ax, (x, y_h), f"$h_{t}$", state, show(None if hidden is None else hidden[t - 1]), width=width)
+        _node(ax, (x, y_loss), rf"$\ell_{t}$", "white", width=width)
         _arrow(ax, (x, 0.27), (x, y_h - 0.44), "$W_{ih}$", offset=(0.3, 0))
-        _arrow(ax, (x - _STEP + half + 0.02, y_h), (x - half - 0.02, y_h), "$W_{hh}$", offset=(0, 0.16))
+        _arrow(ax, (x - step + half + 0.02, y_h), (x - half - 0.02, y_h), "$W_{hh}$", offset=(0, 0.16))
         _arrow(ax, (x, y_h + 0.44), (x, y_loss - 0.27))
     return fig
 
