@@ -161,4 +161,5 @@ def test_a_grouped_bootstrap_resamples_whole_groups():
     assert bootstrap_interval(values, groups=torch.zeros(4, dtype=torch.int64)) == (0.25, 0.25)
     # by value, the same data gives 1/4 spread differently: 5 means between 0 and 1 step 1/4
     ungrouped = bootstrap_interval(values, draws=2000, level=0.5)
-    assert ungrouped[0] in {0.0, 0.25} and ungrouped[1] in {0.25, 0.5}
+    assert ungrouped[0] in {0.0, 0.25}
+    assert ungrouped[1] in {0.25, 0.5}

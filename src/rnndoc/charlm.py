@@ -590,7 +590,9 @@ def bootstrap_interval(
         if not isinstance(groups, torch.Tensor) or groups.is_floating_point() or groups.is_complex():
             raise TypeError(f"groups must be an integer torch.Tensor or None, got {groups!r:.60}")
         if groups.shape != values.shape:
-            raise ValueError(f"groups must have values' shape (K,) = {tuple(values.shape)}, got {tuple(groups.shape)}")
+            raise ValueError(
+                f"groups must have values' shape (K,) = {tuple(values.shape)}, got {tuple(groups.shape)}"
+            )
     generator = torch.Generator().manual_seed(seed)
     values = values.detach().double()  # (K,)
     if groups is None:
