@@ -504,6 +504,7 @@ TABLE: dict[str, dict[str, Spec]] = {
     "rnndoc.cell_diagrams.draw_gru_gates": {},
     "rnndoc.cell_diagrams.draw_lstm_deltas": {},
     "rnndoc.cell_diagrams.draw_gru_deltas": {},
+    "rnndoc.cell_diagrams.draw_rnn_deltas": {},
     "rnndoc.layer_diagrams.draw_bidirectional": {
         "length": Int(lambda: 4, minimum=2, maximum=5),
         "forward_final": Int(lambda: 3, minimum=0, maximum=3),

@@ -112,6 +112,7 @@ def test_figures_are_legible_on_a_phone():
         "gru gates": plots.draw_gru_gates(),
         "lstm deltas": plots.draw_lstm_deltas(),
         "gru deltas": plots.draw_gru_deltas(),
+        "rnn deltas": plots.draw_rnn_deltas(),
         "many-to-one paths": plots.draw_many_to_one([0.5, 0.25, 0.125]),
         "bidirectional": plots.draw_bidirectional(4, 3, 0),
         "h_n rows": plots.draw_h_n_rows(

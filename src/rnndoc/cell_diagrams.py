@@ -1,4 +1,4 @@
-"""The LSTM and GRU cell diagrams (matplotlib), in PyTorch's gate order; :mod:`rnndoc.plots` re-exports them."""
+"""The LSTM and GRU cell diagrams (matplotlib), in PyTorch's gate order, and the tanh RNN's backward step; :mod:`rnndoc.plots` re-exports them."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ __all__ = [
     "draw_lstm_cell",
     "draw_lstm_deltas",
     "draw_lstm_gates",
+    "draw_rnn_deltas",
 ]
 
 #: The size, in points, of a label with a subscript or superscript ($c_{t-1}$): matplotlib sets
@@ -570,3 +571,79 @@ def _box3(ax, xy, name, lines, color, width):
     ax.text(x, top - 0.38, name, ha="center", va="center", fontsize=_BIG)
     for index, line in enumerate(lines):
         ax.text(x, top - 0.95 - 0.55 * index, line, ha="center", va="center", fontsize=_MATH)
+
+
+def draw_rnn_deltas() -> matplotlib.figure.Figure:
+    r"""Draw the delta flowing back through one tanh-RNN step, right to left, in column form.
+
+    Top right: what the loss term :math:`\ell_t` sends to :math:`h_t`, :math:`h_t - y_t`, and
+    what step :math:`t+1` sends back, :math:`W_{hh}^\top \delta_{t+1}`, add up to
+    :math:`\partial \mathcal{L} / \partial h_t`; times :math:`\tanh'(a_t) = 1 - h_t^2` it is
+    :math:`\delta_t` (equation ``eq-delta`` of the BPTT chapter). Along the top, in the tanh
+    RNN's colour (:data:`rnndoc.colors.NETWORK_COLORS`), :math:`\delta_t` goes on through
+    :math:`W_{hh}^\top` to step :math:`t - 1` as :math:`W_{hh}^\top \delta_t`. Below it,
+    :math:`\delta_t` gives step :math:`t`'s terms of the weight and bias gradients,
+    :math:`\delta_t h_{t-1}^\top`, :math:`\delta_t x_t^\top` and :math:`\delta_t` (equation
+    ``eq-gradients``, summed over the steps). Drawn in the style of :func:`draw_lstm_deltas`
+    and :func:`draw_gru_deltas`, the :math:`\tanh'` box filled as the tanh nodes of the cell
+    diagrams (:data:`rnndoc.colors.NODE_COLORS`). Sized for a phone: no text below 9 points on
+    a figure under 4.5 inches wide.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> from rnndoc.cell_diagrams import draw_rnn_deltas
+    >>> texts = [t.get_text() for t in draw_rnn_deltas().axes[0].texts]
+    >>> r"$\delta_t$" in texts and r"$W_{hh}^\top \delta_{t+1}$" in texts
+    True
+    >>> r"$\delta_t h_{t-1}^\top$" in texts and r"$\delta_t x_t^\top$" in texts
+    True
+    >>> min(t.get_fontsize() for t in draw_rnn_deltas().axes[0].texts) >= 9
+    True
+    """
+    fig, ax = _phone_figure((-0.4, 9.4), (-0.8, 7.6))
+    path = NETWORK_COLORS["tanh RNN"]
+    top, row, bus = 5.0, 2.3, 3.4
+    x_plus, x_tanh, x_branch, x_w = 8.4, 4.95, 2.9, 0.9
+    x_terms = (1.55, 4.75, 7.85)
+    ax.text(-0.3, 7.5, "to step $t-1$", ha="left", va="top", fontsize=12)
+    ax.text(9.3, 7.5, "from step $t+1$", ha="right", va="top", fontsize=12)
+    # what reaches h_t: step t+1's term plus the loss term's
+    _wire(ax, [(9.3, top), (x_plus + 0.3, top)], color=path, lw=3)
+    ax.text(9.3, top - 0.3, r"$W_{hh}^\top \delta_{t+1}$", ha="right", va="top", fontsize=_BIG)
+    _node(ax, (x_plus, top), "+", fontsize=13)
+    _wire(ax, [(x_plus, top + 1.8), (x_plus, top + 0.3)])
+    ax.text(x_plus - 0.15, top + 1.35, r"$\partial \ell_t / \partial h_t = h_t - y_t$", ha="right", va="center",
+            fontsize=_BIG)  # fmt: skip
+    # times tanh'(a_t) = 1 - h_t^2: delta_t
+    _wire(ax, [(x_plus - 0.3, top), (x_tanh + 1.3, top)], color=path, lw=3)
+    ax.text((x_plus + x_tanh + 1.0) / 2, top + 0.2, r"$\partial \mathcal{L} / \partial h_t$", ha="center",
+            va="bottom", fontsize=_BIG)  # fmt: skip
+    _box(ax, (x_tanh, top), r"$\times\,(1 - h_t^2)$", "", NODE_COLORS["tanh"], width=2.5, fontsize=_BIG)
+    _wire(ax, [(x_tanh - 1.3, top), (x_w + 0.62, top)], color=path, lw=3)
+    ax.text(2.2, top + 0.2, r"$\delta_t$", ha="center", va="bottom", fontsize=_BIG)
+    # on through W_hh^T to step t - 1
+    _node(ax, (x_w, top), r"$W_{hh}^\top$", radius=0.62, fontsize=_MATH)
+    _wire(ax, [(x_w - 0.62, top), (-0.3, top)], color=path, lw=3)
+    ax.text(-0.3, top + 0.75, r"$W_{hh}^\top \delta_t$", ha="left", va="bottom", fontsize=_BIG)
+    # delta_t down to step t's terms of the gradients
+    ax.plot([x_branch], [top], "o", ms=5, color=path)
+    _wire(ax, [(x_branch, top), (x_branch, bus)], color=path, arrow=False)
+    ax.plot([x_terms[0], x_terms[-1]], [bus, bus], color=path, lw=1.3, zorder=1)
+    names = (r"$\delta_t h_{t-1}^\top$", r"$\delta_t x_t^\top$", r"$\delta_t$")
+    grads = (
+        [r"$\partial \mathcal{L} / \partial W_{hh}$"],
+        [r"$\partial \mathcal{L} / \partial W_{ih}$"],
+        [r"$\partial \mathcal{L} / \partial b_{ih}$,", r"$\partial \mathcal{L} / \partial b_{hh}$"],
+    )
+    for x, name, lines in zip(x_terms, names, grads, strict=True):
+        _wire(ax, [(x, bus), (x, row + 0.5)], color=path)
+        _box(ax, (x, row), name, "", "white", width=2.7, fontsize=_BIG)
+        _wire(ax, [(x, row - 0.55), (x, row - 1.05)])
+        for index, line in enumerate(lines):
+            ax.text(x, row - 1.15 - 0.75 * index, line, ha="center", va="top", fontsize=_MATH)
+    ax.text(3.1, -0.7, "each summed over the steps", ha="center", va="bottom", fontsize=_SMALL)
+    return fig

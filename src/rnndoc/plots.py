@@ -2,7 +2,7 @@
 
 Drawn here: the unrolled network, the many-to-one network's paths through :math:`W_{hh}` and
 the finite-difference error. The LSTM and GRU cell diagrams (what each gate decides, and the
-deltas of one LSTM or GRU step backward) are in
+deltas of one LSTM or GRU step backward) and the deltas of one tanh-RNN step backward are in
 :mod:`rnndoc.cell_diagrams`, the layouts of bidirectional, stacked and packed layers in
 :mod:`rnndoc.layer_diagrams`, the gradient norms and the truncation gaps in
 :mod:`rnndoc.gradient_plots`, the cost of the symbolic derivation in
@@ -24,6 +24,7 @@ from .cell_diagrams import (
     draw_lstm_cell,
     draw_lstm_deltas,
     draw_lstm_gates,
+    draw_rnn_deltas,
 )
 from .colors import NETWORK_COLORS, PATH_COLORS, STEP_FILL, _light
 from .derivation_cost_plot import plot_derivation_costs
@@ -42,6 +43,7 @@ __all__ = [
     "draw_lstm_gates",
     "draw_many_to_one",
     "draw_packed",
+    "draw_rnn_deltas",
     "draw_unrolled",
     "plot_derivation_costs",
     "plot_finite_difference_error",
