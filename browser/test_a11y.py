@@ -239,7 +239,7 @@ NAMES = """() => {
 def test_math_tab_order_and_button_names(browser, book_url, page_path):
     """Inline formulas are out of the tab order but keep their MathML for screen readers;
     display equations are Tab stops; copy buttons are named "Copy code"; each fold button is
-    named from its box's title ("Show Checks"), and "Hide ..." once open."""
+    named from its box's title ("Show How we know"), and "Hide ..." once open."""
     context, page = open_page(browser, book_url + page_path, "light", "desktop")
     found = page.evaluate(NAMES)
     inline = [m for m in found["math"] if not m["display"]]
@@ -257,7 +257,7 @@ def test_math_tab_order_and_button_names(browser, book_url, page_path):
         assert button["expanded"] == "false", button
         assert button["label"] != "Show hidden content", button
     if page_path == "chapters/gru.html":
-        assert "Show Checks" in {b["label"] for b in found["toggle"]}
+        assert "Show How we know" in {b["label"] for b in found["toggle"]}
         assert any(b["label"].startswith("Show solution to Exercise") for b in found["toggle"])
     page.locator("button.toggle-button").first.click()
     opened = page.evaluate(NAMES)["toggle"][0]
