@@ -399,8 +399,8 @@ def draw_lstm_deltas() -> matplotlib.figure.Figure:
     :math:`m_t = o_t \odot \tanh c_t`, :math:`\delta h_t \odot o_t \odot (1 - \tanh^2 c_t)`, add up
     to :math:`\delta c_t`; times :math:`f_t` it goes on to step :math:`t - 1`. Bottom: the hidden
     path. :math:`\partial \mathcal{L} / \partial\,\mathrm{output}_t` and what step :math:`t+1` sends
-    back, :math:`\delta a_{t+1} W_{hh}`, add up to :math:`\delta h_t`. :math:`\delta c_t` (for i, f, g)
-    and :math:`\delta h_t` (for o) give the gate deltas :math:`\delta a_t`, and :math:`\delta a_t W_{hh}`
+    back, :math:`W_{hh}^\top \delta a_{t+1}`, add up to :math:`\delta h_t`. :math:`\delta c_t` (for i, f, g)
+    and :math:`\delta h_t` (for o) give the gate deltas :math:`\delta a_t`, and :math:`W_{hh}^\top \delta a_t`
     goes on to step :math:`t - 1`: equations ``eq-lstm-deltas`` and ``eq-lstm-gate-deltas`` of
     the LSTM-backward chapter. Fills as in :func:`draw_lstm_gates`. Sized for a phone: no text
     below 9 points on a figure under 4.5 inches wide.
@@ -441,7 +441,7 @@ def draw_lstm_deltas() -> matplotlib.figure.Figure:
     ax.text(-0.3, top + 0.36, r"$\delta c_t \odot f_t$", ha="left", va="bottom", fontsize=_BIG, color=cell)
     # the hidden path, right to left: + (the loss joins) -> branch -> gate deltas -> W_hh -> out
     _wire(ax, [(9.3, low), (x_h + 0.3, low)])
-    ax.text(9.3, low + 0.42, r"$\delta a_{t+1} W_{hh}$", ha="right", va="bottom", fontsize=_BIG)
+    ax.text(9.3, low + 0.42, r"$W_{hh}^\top \delta a_{t+1}$", ha="right", va="bottom", fontsize=_BIG)
     _node(ax, (x_h, low), "+", fontsize=13)
     _wire(ax, [(x_h, -0.35), (x_h, low - 0.3)])
     ax.text(x_h, -0.45, r"$\partial \mathcal{L} / \partial\,\mathrm{output}_t$", ha="center", va="top",
@@ -470,7 +470,7 @@ def draw_lstm_deltas() -> matplotlib.figure.Figure:
     _node(ax, (x_w, low), r"$W_{hh}$", radius=0.62, fontsize=_BIG)
     _wire(ax, [(1.6, low), (x_w + 0.5, low)])
     _wire(ax, [(x_w - 0.5, low), (-0.3, low)])
-    ax.text(-0.3, low - 0.6, r"$\delta a_t W_{hh}$", ha="left", va="top", fontsize=_BIG)
+    ax.text(-0.3, low - 0.6, r"$W_{hh}^\top \delta a_t$", ha="left", va="top", fontsize=_BIG)
     return fig
 
 
@@ -483,7 +483,7 @@ def draw_gru_deltas() -> matplotlib.figure.Figure:
     :math:`\delta h_t \odot z_t` goes on to step :math:`t - 1` through no weight. Below it,
     :math:`\delta h_t` splits into :math:`\delta z_t` and :math:`\delta n_t`, and
     :math:`\delta n_t` into :math:`\delta r_t` (through :math:`q_t`, inside :math:`n_t`) and
-    :math:`\delta q_t`; :math:`[\delta r_t, \delta z_t, \delta q_t]\, W_{hh}` goes back too, and
+    :math:`\delta q_t`; :math:`W_{hh}^\top [\delta r_t; \delta z_t; \delta q_t]` goes back too, and
     the two terms add up to :math:`\partial \mathcal{L} / \partial h_{t-1}|_{\text{step } t}`:
     equation ``eq-gru-deltas`` of the GRU-backward chapter, in its symbols. Drawn in the style of
     :func:`draw_lstm_deltas`, fills as in :func:`draw_gru_gates`. Sized for a phone: no text
@@ -545,12 +545,12 @@ def draw_gru_deltas() -> matplotlib.figure.Figure:
     # the three deltas, times W_hh, back to h_(t-1)
     for x, y in ((x_z, row - 0.85), (x_r, kids - 0.85), (x_q, kids - 0.6)):
         _wire(ax, [(x, y), (x, low + 0.5)])
-    _box(ax, (4.75, low), r"$[\delta r_t,\ \delta z_t,\ \delta q_t]$", "", NODE_COLORS["gate"], width=5.3,
+    _box(ax, (4.75, low), r"$[\delta r_t;\ \delta z_t;\ \delta q_t]$", "", NODE_COLORS["gate"], width=5.3,
          fontsize=_BIG)  # fmt: skip
     _node(ax, (x_w, low), r"$W_{hh}$", radius=0.55, fontsize=_MATH)
     _wire(ax, [(2.06, low), (x_w + 0.55, low)])
     _wire(ax, [(x_w - 0.55, low), (x_left + 0.3, low)])
-    ax.text(x_w + 0.75, low - 0.6, r"$[\delta r_t,\ \delta z_t,\ \delta q_t]\, W_{hh}$", ha="left", va="top",
+    ax.text(x_w + 0.75, low - 0.6, r"$W_{hh}^\top [\delta r_t;\ \delta z_t;\ \delta q_t]$", ha="left", va="top",
             fontsize=_BIG)  # fmt: skip
     # the two terms add up to what step t sends back to h_(t-1)
     _wire(ax, [(x_left, top), (x_left, low + 0.3)], color=state, lw=3)
