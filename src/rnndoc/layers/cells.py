@@ -258,14 +258,14 @@ def lstm_step_backward(
     (its block of :math:`a_t`), not by its value :math:`i_t`.
 
     What step t sends back to step t - 1 are the terms of :math:`\delta h_{t-1}` and
-    :math:`\delta c_{t-1}` that pass through step t: :math:`\delta a_t W_{hh}` and
-    :math:`\delta c_t \odot f_t`. The caller adds :math:`\partial \mathcal{L}/\partial\,\mathrm{output}_{t-1}`
+    :math:`\delta c_{t-1}` that pass through step t: :math:`\delta a_t W_{hh}` (in rows; the
+    chapter's column form writes :math:`W_{hh}^\top \delta a_t`) and :math:`\delta c_t \odot f_t`. The caller adds :math:`\partial \mathcal{L}/\partial\,\mathrm{output}_{t-1}`
     to the first to make :math:`\delta h_{t-1}`, and passes the second on as ``dc_next`` of step
     t - 1; at t = 1 they are :math:`\partial \mathcal{L}/\partial h_0` and
     :math:`\partial \mathcal{L}/\partial c_0`. The weight gradients :math:`\sum_t \delta a_t^\top h_{t-1}`
-    and :math:`\sum_t \delta h_t^\top m_t` (:eq:`eq-lstm-weights`) are summed by the caller
-    after the loop. The pair (``dh_next``, ``dc_next``) is the book's :math:`\lambda_t` of
-    :eq:`eq-lstm-vjp`.
+    (:eq:`eq-lstm-weights`, in rows) and :math:`\sum_t \delta h_t^\top m_t` (the chapter's LSTMP
+    section) are summed by the caller after the loop. The pair (``dh_next``, ``dc_next``) is the
+    pair that arrives at step t in :eq:`eq-lstm-vjp`.
 
     Parameters
     ----------

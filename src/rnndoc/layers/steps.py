@@ -1,7 +1,8 @@
 r"""The maths of :mod:`rnndoc.layers`: each cell kind's step and its backward, side by side.
 
-Every function is one equation of the book, in PyTorch's row form (a step's input
-:math:`x_t` is (N, H_in)); its docstring names the equation's label, and the equation
+Every function is one equation of the book, computed in PyTorch's row form: a batch of N
+sequences in the rows (a step's input :math:`x_t` is (N, H_in)), so the chapters' column form
+:math:`W h` is ``h @ W.T`` here and :math:`W^\top \delta` is ``delta @ W``; its docstring names the equation's label, and the equation
 itself is written once, in its chapter. Below them, ``KINDS``: the one table of cell kinds
 (gate count, step, backward, the kind's own weight-gradient term) that both sweeps of
 :mod:`rnndoc.layers.sweep` read.
@@ -123,10 +124,10 @@ def lstm_step_backward(dh_next, dc_later, saved, weight_hh: Weight, weight_hr: W
     r"""Step t of :eq:`eq-lstm-deltas` and :eq:`eq-lstm-gate-deltas`: :math:`\delta a_t`, and what goes to step t - 1.
 
     ``dh_next`` is :math:`\delta h_t`, ``dc_later`` is :math:`\delta c_{t+1} \odot f_{t+1}`, what step t + 1 sends back to :math:`c_t` (the pair
-    :math:`\lambda_t` of :eq:`eq-lstm-vjp`); returns :math:`\delta a_t` (N, 4H) and what step t
-    alone sends back, :math:`\delta a_t W_{hh}` (N, H_out) and :math:`\delta c_t \odot f_t` (N, H),
-    the product of :eq:`eq-lstm-vjp`'s left side. The first line of :eq:`eq-lstm-deltas`,
-    :math:`\delta h_t = \partial \mathcal{L}/\partial \text{output}_t + \delta a_{t+1} W_{hh}`, is the sum
+    that arrives at step t in :eq:`eq-lstm-vjp`); returns :math:`\delta a_t` (N, 4H) and what step t
+    alone sends back, :math:`\delta a_t W_{hh}` (N, H_out) and :math:`\delta c_t \odot f_t` (N, H):
+    :eq:`eq-lstm-vjp`'s right side in rows (:math:`W_{hh}^\top \delta a_t` in the column form). The first line of :eq:`eq-lstm-deltas`,
+    :math:`\delta h_t = \partial \mathcal{L}/\partial \text{output}_t + W_{hh}^\top \delta a_{t+1}`, is the sum
     :func:`rnndoc.layers.sweep.run_direction_backward` makes of this step's second return and output
     t - 1's gradient before it calls step t - 1.
     """
@@ -145,7 +146,7 @@ def lstm_step_backward(dh_next, dc_later, saved, weight_hh: Weight, weight_hr: W
 
 
 def lstm_projection_gradient(saved: list, dh_steps: torch.Tensor, use_onednn: bool) -> torch.Tensor:
-    r""":math:`\partial \mathcal{L}/\partial W_p = \sum_t \delta h_t^\top m_t` (:eq:`eq-lstm-weights`), (P, H)."""
+    r""":math:`\partial \mathcal{L}/\partial W_p = \sum_t \delta h_t m_t^\top` (the LSTM-backward chapter's LSTMP section), in rows, (P, H)."""
     m = torch.stack([o * tanh_c for _, _, _, o, _, tanh_c in saved])  # (L, N, H): m_t = o_t tanh(c_t)
     return transposed_products(dh_steps.flatten(0, 1), [m.flatten(0, 1)], use_onednn)[0]  # (P, H)
 
@@ -165,7 +166,7 @@ def gru_step(
     bias_hn: torch.Tensor | None,
     out: torch.Tensor | None = None,
 ):
-    r"""One GRU step from the input projection (:eq:`eq-gru`, row form :eq:`eq-gru-rows`): :math:`h_t`, and :math:`(h_{t-1}, r_t, z_t, n_t, q_t)` for the backward.
+    r"""One GRU step from the input projection (:eq:`eq-gru`; :eq:`eq-gru-rows`, computed in rows): :math:`h_t`, and :math:`(h_{t-1}, r_t, z_t, n_t, q_t)` for the backward.
 
     ``x_part`` is step t's row of :func:`input_projection`, :math:`x_t W_{ih}^\top + b_{ih} + [b_{hr}, b_{hz}, 0]`
     (N, 3H): :math:`b_{hn}` is added here, inside the reset product. One product :math:`h_{t-1} W_{hh}^\top` for the three blocks (two products, each adding its own
@@ -190,8 +191,9 @@ def gru_step_backward(
 ):
     r"""Step t of :eq:`eq-gru-deltas`: :math:`[\delta r_t, \delta z_t, \delta n_t]`, :math:`\delta q_t`, and the term to :math:`h_{t-1}`.
 
-    ``dh_next`` is :math:`\delta h_t` (:math:`\lambda_t` of :eq:`eq-gru-vjp`); the last return
-    is :math:`\delta h_t \odot z_t + [\delta r_t, \delta z_t, \delta q_t]\, W_{hh}` (N, H).
+    ``dh_next`` is :math:`\delta h_t` (the gradient that arrives at step t in :eq:`eq-gru-vjp`); the last
+    return is :math:`\delta h_t \odot z_t + W_{hh}^\top [\delta r_t; \delta z_t; \delta q_t]`, in rows
+    :math:`\delta h_t \odot z_t + [\delta r_t, \delta z_t, \delta q_t]\, W_{hh}` (N, H).
     ``out`` and ``out_hh``, where given: where to write :math:`[\delta r_t, \delta z_t, \delta n_t]`
     and :math:`[\delta r_t, \delta z_t, \delta q_t]` (the sweep's at step t).
     """
