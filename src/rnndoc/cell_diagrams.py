@@ -467,7 +467,7 @@ def draw_lstm_deltas() -> matplotlib.figure.Figure:
     _wire(ax, [(x_down, top), (x_down, low + 0.55)], color=cell)
     ax.text(x_down - 0.12, 3.3, r"$\delta i, \delta f, \delta g$", ha="right", va="center", fontsize=12)
     _box(ax, (3.25, low), r"$\delta a_t$", "", NODE_COLORS["gate"], width=3.3, fontsize=_BIG)
-    _node(ax, (x_w, low), r"$W_{hh}^\top$", radius=0.62, fontsize=_MATH)
+    _node(ax, (x_w, low), r"$W_{hh}^\top$", radius=0.7, fontsize=_BIG)
     _wire(ax, [(1.6, low), (x_w + 0.5, low)])
     _wire(ax, [(x_w - 0.5, low), (-0.3, low)])
     ax.text(-0.3, low - 0.6, r"$W_{hh}^\top \delta a_t$", ha="left", va="top", fontsize=_BIG)
