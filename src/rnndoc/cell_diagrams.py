@@ -19,9 +19,12 @@ __all__ = [
 ]
 
 #: The size, in points, of a label with a subscript or superscript ($c_{t-1}$): matplotlib sets
-#: the script smaller (mathtext's shrink factor), and these figures are shown at about three quarters of their width
-#: on a phone (rnndoc.plots.smallest_text_px), so the script stays at 10 px or more there.
+#: the script smaller (mathtext's shrink factor); the gate diagrams are shown at about three quarters
+#: of their width on a phone (rnndoc.plots.smallest_text_px), so the script stays at 10 px or more
+#: there, and the two cell diagrams at 0.85 or more, so it stays at 11 px.
 _MATH = 14
+#: Inches per data unit in the two cell diagrams (draw_lstm_cell, draw_gru_cell).
+_CELL_UNIT = 0.42
 
 
 def _op(ax, xy, text, radius=0.22, fontsize=12):
@@ -31,13 +34,13 @@ def _op(ax, xy, text, radius=0.22, fontsize=12):
     ax.text(*xy, text, ha="center", va="center", fontsize=fontsize)
 
 
-def _gate(ax, xy, text, color, width=0.95):
+def _gate(ax, xy, text, color, width=1.0):
     x, y = xy
     ax.add_patch(
         FancyBboxPatch(
-            (x - width / 2, y - 0.24),
+            (x - width / 2, y - 0.28),
             width,
-            0.48,
+            0.56,
             boxstyle="round,pad=0.02",
             facecolor=color,
             edgecolor="0.25",
@@ -62,13 +65,19 @@ def _line(ax, points, label="", offset=(0.0, 0.18), arrow=True):
                 fontsize=_MATH if "_" in label else 11)  # fmt: skip
 
 
-def _cell_figure(width: float) -> tuple[matplotlib.figure.Figure, Axes]:
-    # 4.5 inches wide, no text below 10 points and labels with scripts at _MATH: shown at a
-    # phone's width (rnndoc.plots.PHONE_FIGURE_PX), the smallest glyphs stay at 10 px or more
-    fig = matplotlib.figure.Figure(figsize=(width, 0.55 * width), layout="constrained")
-    ax = fig.add_subplot()
+def _cell_figure(
+    xlim: tuple[float, float], ylim: tuple[float, float]
+) -> tuple[matplotlib.figure.Figure, Axes]:
+    # _CELL_UNIT inches per data unit, gate labels at 12 points and labels with scripts at _MATH:
+    # under 4 inches wide, shown at a phone's width (rnndoc.plots.PHONE_FIGURE_PX) at 0.85 of its
+    # size or more, so that a script stays at 11 px and a gate's label at 14 px there
+    fig = matplotlib.figure.Figure(
+        figsize=((xlim[1] - xlim[0]) * _CELL_UNIT, (ylim[1] - ylim[0]) * _CELL_UNIT)
+    )
+    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
     ax.set_axis_off()
-    ax.set_aspect("equal")
+    ax.set_xlim(*xlim)
+    ax.set_ylim(*ylim)
     return fig, ax
 
 
@@ -96,45 +105,42 @@ def draw_lstm_cell() -> matplotlib.figure.Figure:
     """
     from matplotlib.patches import Arc  # noqa: PLC0415 (only this diagram hops a wire)
 
-    fig, ax = _cell_figure(4.5)
-    ax.set_xlim(-0.6, 8.2)
-    ax.set_ylim(-0.9, 3.3)
-    gates = {"i": (1.2, 0.9), "f": (2.4, 0.9), "g": (3.9, 0.9), "o": (5.3, 0.9)}
-    colors = {
-        "i": NODE_COLORS["gate"],
-        "f": NODE_COLORS["gate"],
-        "g": NODE_COLORS["tanh"],
-        "o": NODE_COLORS["gate"],
-    }
-    for name, xy in gates.items():
-        _gate(ax, xy, (r"tanh" if name == "g" else r"$\sigma$") + f" ({name})", colors[name],
-              width=1.3 if name == "g" else 0.95)  # fmt: skip
+    fig, ax = _cell_figure((-0.65, 7.6), (-1.0, 3.3))
+    x_i, x_f, x_g, x_o, x_h = 0.7, 1.95, 3.55, 5.15, 6.35
+    row, top, mix = 0.9, 2.6, 1.75
+    gates = {"i": x_i, "f": x_f, "g": x_g, "o": x_o}
+    for name, x in gates.items():
+        if name == "g":
+            _gate(ax, (x, row), f"tanh ({name})", NODE_COLORS["tanh"], width=1.8)
+        else:
+            _gate(ax, (x, row), rf"$\sigma$ ({name})", NODE_COLORS["gate"])
     # inputs: x_t and h_(t-1), stacked into one vector, feed every gate from below
-    ax.text(0.0, -0.5, r"$[x_t;\ h_{t-1}]$", ha="center", va="top", fontsize=_MATH)
-    ax.plot([0.0, 5.3], [-0.35, -0.35], color="0.25", lw=1.3)
-    for xy in gates.values():
-        _line(ax, [(xy[0], -0.35), (xy[0], xy[1] - 0.25)])
+    ax.text(-0.6, -0.5, r"$[x_t;\ h_{t-1}]$", ha="left", va="top", fontsize=_MATH)
+    ax.plot([0.0, x_o], [-0.35, -0.35], color="0.25", lw=1.3)
+    for x in gates.values():
+        _line(ax, [(x, -0.35), (x, row - 0.3)])
     # the cell state along the top: times f, then plus i * g
-    _op(ax, (2.4, 2.6), r"$\times$")
-    _op(ax, (3.15, 2.6), "+")
-    _op(ax, (3.15, 1.75), r"$\times$")
-    _line(ax, [(-0.4, 2.6), (2.18, 2.6)], r"$c_{t-1}$", offset=(-2.2, 0.12))
-    _line(ax, [(2.4, 1.15), (2.4, 2.38)])  # f_t
-    _line(ax, [(2.62, 2.6), (2.93, 2.6)])
-    # i_t to the product with g_t, hopping over the f wire at x = 2.4
-    _line(ax, [(1.2, 1.15), (1.2, 1.75), (2.28, 1.75)], arrow=False)
-    ax.add_patch(Arc((2.4, 1.75), 0.24, 0.24, theta1=0, theta2=180, color="0.25", lw=1.3))
-    _line(ax, [(2.52, 1.75), (2.93, 1.75)])
-    _line(ax, [(3.9, 1.15), (3.9, 1.75), (3.37, 1.75)])  # g_t
-    _line(ax, [(3.15, 1.97), (3.15, 2.38)])
-    _line(ax, [(3.37, 2.6), (7.9, 2.6)], r"$c_t$", offset=(0.0, 0.15))
+    x_sum = 2.75
+    _op(ax, (x_f, top), r"$\times$")
+    _op(ax, (x_sum, top), "+")
+    _op(ax, (x_sum, mix), r"$\times$")
+    _line(ax, [(-0.6, top), (x_f - 0.22, top)], r"$c_{t-1}$", offset=(-x_f + 0.4, 0.14))
+    _line(ax, [(x_f, row + 0.3), (x_f, top - 0.22)])  # f_t
+    _line(ax, [(x_f + 0.22, top), (x_sum - 0.22, top)])
+    # i_t to the product with g_t, hopping over the f wire at x_f
+    _line(ax, [(x_i, row + 0.3), (x_i, mix), (x_f - 0.12, mix)], arrow=False)
+    ax.add_patch(Arc((x_f, mix), 0.24, 0.24, theta1=0, theta2=180, color="0.25", lw=1.3))
+    _line(ax, [(x_f + 0.12, mix), (x_sum - 0.22, mix)])
+    _line(ax, [(x_g, row + 0.3), (x_g, mix), (x_sum + 0.22, mix)])  # g_t
+    _line(ax, [(x_sum, mix + 0.22), (x_sum, top - 0.22)])
+    _line(ax, [(x_sum + 0.22, top), (7.55, top)], r"$c_t$", offset=(-0.15, 0.14))
     # the hidden state
-    _gate(ax, (6.3, 1.9), "tanh", NODE_COLORS["tanh"])
-    _op(ax, (6.3, 0.9), r"$\times$")
-    _line(ax, [(6.3, 2.6), (6.3, 2.15)])
-    _line(ax, [(6.3, 1.65), (6.3, 1.12)])
-    _line(ax, [(5.8, 0.9), (6.08, 0.9)])
-    _line(ax, [(6.52, 0.9), (7.9, 0.9)], r"$h_t$", offset=(0.0, 0.15))
+    _gate(ax, (x_h, mix), "tanh", NODE_COLORS["tanh"], width=1.05)
+    _op(ax, (x_h, row), r"$\times$")
+    _line(ax, [(x_h, top), (x_h, mix + 0.3)])
+    _line(ax, [(x_h, mix - 0.3), (x_h, row + 0.22)])
+    _line(ax, [(x_o + 0.53, row), (x_h - 0.22, row)])
+    _line(ax, [(x_h + 0.22, row), (7.55, row)], r"$h_t$", offset=(-0.15, 0.14))
     return fig
 
 
@@ -142,7 +148,9 @@ def draw_gru_cell() -> matplotlib.figure.Figure:
     r"""Draw the data flow of one GRU step in PyTorch's form (gates r, z; candidate n).
 
     :math:`n_t = \tanh(W_{in} x_t + b_{in} + r_t \odot (W_{hn} h_{t-1} + b_{hn}))` and
-    :math:`h_t = (1 - z_t) \odot n_t + z_t \odot h_{t-1}`.
+    :math:`h_t = (1 - z_t) \odot n_t + z_t \odot h_{t-1}`. The :math:`h_{t-1}` of
+    :math:`W_{hn} h_{t-1} + b_{hn}` is a branch of the state line: it leaves it on the left and
+    runs along the bottom to that term. No two wires cross.
 
     Returns
     -------
@@ -155,44 +163,49 @@ def draw_gru_cell() -> matplotlib.figure.Figure:
     >>> r"$\sigma$ (r)" in texts and r"$\sigma$ (z)" in texts and "tanh (n)" in texts
     True
     """
-    fig, ax = _cell_figure(4.5)
-    ax.set_xlim(-0.8, 7.6)
-    ax.set_ylim(-0.9, 3.3)
+    fig, ax = _cell_figure((-1.05, 7.75), (-1.65, 3.45))
+    x_z, x_r, x_n, x_sum, x_one = 0.9, 2.12, 4.05, 4.8, 2.2
+    row, top, mix, reset = 0.9, 2.75, 1.9, 0.0
     # z on the left, r on the right: the z wires run above the r gate, the r wire below, so
     # no two wires cross.
-    _gate(ax, (1.2, 0.9), r"$\sigma$ (z)", NODE_COLORS["gate"])
-    _gate(ax, (2.4, 0.9), r"$\sigma$ (r)", NODE_COLORS["gate"])
-    _gate(ax, (4.2, 0.9), "tanh (n)", NODE_COLORS["tanh"], width=1.35)
-    ax.text(0.0, -0.5, r"$[x_t;\ h_{t-1}]$", ha="center", va="top", fontsize=_MATH)
-    ax.plot([0.0, 2.4], [-0.35, -0.35], color="0.25", lw=1.3)
-    for x in (1.2, 2.4):
-        _line(ax, [(x, -0.35), (x, 0.65)])
-    # the candidate: r multiplies W_hn h + b_hn; x's part is added inside the tanh
-    _op(ax, (4.2, 0.1), r"$\times$")
-    ax.text(4.2, -0.62, r"$W_{hn}h_{t-1}+b_{hn}$", ha="center", fontsize=_MATH)
-    _line(ax, [(4.2, -0.4), (4.2, -0.12)])
-    _line(ax, [(2.88, 0.9), (3.3, 0.9), (3.3, 0.1), (3.98, 0.1)])
-    ax.text(3.38, 0.42, "$r_t$", fontsize=_MATH, va="center")
-    _line(ax, [(4.2, 0.32), (4.2, 0.65)])
-    _line(ax, [(5.3, 0.9), (4.9, 0.9)])
-    ax.text(5.35, 0.9, r"$W_{in}x_t+b_{in}$", ha="left", va="center", fontsize=_MATH)
+    _gate(ax, (x_z, row), r"$\sigma$ (z)", NODE_COLORS["gate"])
+    _gate(ax, (x_r, row), r"$\sigma$ (r)", NODE_COLORS["gate"])
+    _gate(ax, (x_n, row), "tanh (n)", NODE_COLORS["tanh"], width=1.9)
+    ax.text(-0.45, -0.5, r"$[x_t;\ h_{t-1}]$", ha="left", va="top", fontsize=_MATH)
+    ax.plot([-0.1, x_r], [-0.35, -0.35], color="0.25", lw=1.3)
+    for x in (x_z, x_r):
+        _line(ax, [(x, -0.35), (x, row - 0.3)])
+    # the candidate: r multiplies W_hn h_(t-1) + b_hn, whose h_(t-1) branches off the state
+    # line on the left and runs along the bottom; x's part is added inside the tanh
+    _op(ax, (x_n, reset), r"$\times$")
+    ax.add_patch(FancyBboxPatch((x_n - 1.7, -1.0), 3.4, 0.5, boxstyle="round,pad=0.02",
+                                facecolor="white", edgecolor="0.25"))  # fmt: skip
+    ax.text(x_n, -0.75, r"$W_{hn}h_{t-1}+b_{hn}$", ha="center", va="center", fontsize=_MATH)
+    _line(ax, [(x_n, -0.48), (x_n, reset - 0.22)])
+    ax.plot([-0.75], [top], "o", ms=4, color="0.25")  # h_(t-1) branches here
+    _line(ax, [(-0.75, top), (-0.75, -1.4), (x_n, -1.4), (x_n, -1.02)])
+    _line(ax, [(x_r + 0.5, row), (2.85, row), (2.85, reset), (x_n - 0.22, reset)])
+    ax.text(2.75, 0.3, "$r_t$", fontsize=_MATH, ha="right", va="center")
+    _line(ax, [(x_n, reset + 0.22), (x_n, row - 0.3)])
+    _line(ax, [(x_n + 1.4, row), (x_n + 0.97, row)])
+    ax.text(x_n + 1.45, row, r"$W_{in}x_t+b_{in}$", ha="left", va="center", fontsize=_MATH)
     # the state along the top: h_t = z * h_(t-1) + (1 - z) * n
-    _op(ax, (1.2, 2.6), r"$\times$")
-    _op(ax, (4.9, 2.6), "+")
-    _op(ax, (4.2, 1.75), r"$\times$")
-    _op(ax, (2.7, 1.75), r"$1-$", radius=0.34, fontsize=11)
-    _line(ax, [(-0.6, 2.6), (0.98, 2.6)], r"$h_{t-1}$", offset=(-1.1, 0.12))
-    _line(ax, [(1.2, 1.15), (1.2, 2.38)])
-    ax.text(1.0, 1.45, "$z_t$", fontsize=_MATH, ha="right", va="center")
-    ax.plot([1.2], [1.75], "o", ms=4, color="0.25")  # the z wire branches here
-    _line(ax, [(1.2, 1.75), (2.36, 1.75)])
-    _line(ax, [(3.04, 1.75), (3.98, 1.75)])
-    ax.text(3.5, 1.9, "$1 - z_t$", fontsize=_MATH, ha="center", va="bottom")
-    _line(ax, [(4.2, 1.15), (4.2, 1.53)])
-    ax.text(4.38, 1.36, "$n_t$", fontsize=_MATH, ha="left", va="center")
-    _line(ax, [(1.42, 2.6), (4.68, 2.6)])
-    _line(ax, [(4.42, 1.75), (4.9, 1.75), (4.9, 2.38)])
-    _line(ax, [(5.12, 2.6), (7.3, 2.6)], r"$h_t$", offset=(0.0, 0.15))
+    _op(ax, (x_z, top), r"$\times$")
+    _op(ax, (x_sum, top), "+")
+    _op(ax, (x_n, mix), r"$\times$")
+    _op(ax, (x_one, mix), r"$1-$", radius=0.4, fontsize=11)
+    _line(ax, [(-1.0, top), (x_z - 0.22, top)], r"$h_{t-1}$", offset=(-0.8, 0.14))
+    _line(ax, [(x_z, row + 0.3), (x_z, top - 0.22)])
+    ax.text(x_z - 0.15, 1.45, "$z_t$", fontsize=_MATH, ha="right", va="center")
+    ax.plot([x_z], [mix], "o", ms=4, color="0.25")  # the z wire branches here
+    _line(ax, [(x_z, mix), (x_one - 0.4, mix)])
+    _line(ax, [(x_one + 0.4, mix), (x_n - 0.22, mix)])
+    ax.text(3.15, mix + 0.12, "$1 - z_t$", fontsize=_MATH, ha="center", va="bottom")
+    _line(ax, [(x_n, row + 0.3), (x_n, mix - 0.22)])
+    ax.text(x_n + 0.15, 1.44, "$n_t$", fontsize=_MATH, ha="left", va="center")
+    _line(ax, [(x_z + 0.22, top), (x_sum - 0.22, top)])
+    _line(ax, [(x_n + 0.22, mix), (x_sum, mix), (x_sum, top - 0.22)])
+    _line(ax, [(x_sum + 0.22, top), (6.3, top)], r"$h_t$", offset=(-0.15, 0.14))
     return fig
 
 

@@ -22,6 +22,11 @@ def plot_learning_curves(
 ) -> matplotlib.figure.Figure:
     """Held-out MSE against the training step, log scale, with the mean baseline 1/6 dashed.
 
+    Each run has its own marker shape, set at its own evaluations (every n-th, n at least the
+    number of runs, from the run's index on), so that runs whose curves coincide (failed runs on
+    the baseline) alternate their markers along the shared stretch; the runs listed first are
+    drawn on top.
+
     Parameters
     ----------
     runs : dict of str to AddingRun
@@ -77,11 +82,14 @@ def plot_learning_curves(
     fig = matplotlib.figure.Figure(figsize=(_PHONE_WIDTH, 2.9 * panels + 1.3), layout="constrained")
     axes = fig.subplots(panels, 1, squeeze=False, sharex=True)[:, 0]
     shades: dict[str, str | None] = dict(colors) if colors else network_colors(list(runs))
-    # Curves that coincide (two failed runs at the baseline) stay visible: one marker per run,
-    # and the runs listed first drawn on top.
+    # Curves that coincide (failed runs on the baseline, evaluated at the same steps) stay
+    # visible: one marker shape per run, each run's markers at its own steps (a run marks every
+    # n-th evaluation, n at least the number of runs, starting at its index), so that along a
+    # shared stretch the markers alternate; the runs listed first are drawn on top.
     for index, (label, run) in enumerate(runs.items()):
-        style = {"lw": 1.6, "color": shades.get(label), "marker": "osD^v<>"[index % 7], "ms": 3.5,
-                 "markevery": max(1, len(run.steps) // 12), "zorder": 3 + len(runs) - index}  # fmt: skip
+        every = max(len(runs), len(run.steps) // 12)
+        style = {"lw": 1.6, "color": shades.get(label), "marker": "osD^v<>"[index % 7], "ms": 4.5,
+                 "markevery": (index % every, every), "zorder": 3 + len(runs) - index}  # fmt: skip
         axes[0].semilogy(run.steps, run.mse, label=label, **style)
         if probe_label is not None:
             axes[1].semilogy(run.steps, run.probe, **style)
