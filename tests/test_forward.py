@@ -429,7 +429,7 @@ def test_an_empty_packed_sequence_is_refused():
         (lambda: rnn_cell(torch.zeros(2, 3), torch.zeros(2, 4), torch.zeros(4, 3), torch.zeros(4, 4),
                           torch.zeros(5)), ValueError, r"bias_ih must have shape \(G\*H,\) = \(4,\)"),
         (lambda: gru_cell(torch.zeros(2, 3), torch.zeros(2, 4), torch.zeros(12, 3), torch.zeros(12, 4),
-                          reset_after=1), TypeError, "reset_after must be a bool"),
+                          reset_after=1), TypeError, "reset_after must be True or False"),
         (lambda: gru_cell(torch.zeros(2, 3), torch.zeros(2, 4), torch.zeros(11, 3), torch.zeros(12, 4)),
          ValueError, "weight_ih must have a multiple of 3 rows"),
         (lambda: gru_cell(torch.zeros(2, 3), torch.zeros(2, 4, device="meta"), torch.zeros(12, 3),

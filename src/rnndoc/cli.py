@@ -124,9 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _mechanics(args: argparse.Namespace) -> int:
-    from .report import _mechanics_report  # noqa: PLC0415 (sympy loads only when needed)
+    from .report import mechanics_report  # noqa: PLC0415 (sympy loads only when needed)
 
-    report = _mechanics_report(args.eps)  # --eps was checked as it was parsed (_eps)
+    report = mechanics_report(args.eps)  # --eps, checked as it was parsed (_eps), is checked again: one float
     print(json.dumps(report, indent=args.indent or None, allow_nan=False))
     failed = {name: check for name, check in report["checks"].items() if not check["passed"]}
     for name, check in failed.items():

@@ -211,10 +211,10 @@ def finite_difference_gradients(eps: float = FINITE_DIFF_EPS) -> dict[str, torch
     True
     """
     eps = check_float("eps", eps, positive=True)
-    return hand_set_differences(handset.make_rnn()[0], handset.tensors(), eps)
+    return handset_differences(handset.make_rnn()[0], handset.tensors(), eps)
 
 
-def hand_set_differences(rnn: torch.nn.RNN, values: dict, eps: float) -> dict[str, torch.Tensor]:
+def handset_differences(rnn: torch.nn.RNN, values: dict, eps: float) -> dict[str, torch.Tensor]:
     """:func:`finite_difference_gradients` on a built ``nn.RNN`` and hand-set tensors (trusted, unchanged)."""
     h_0 = values["h_0"]  # (1, 1, H)
     inputs, targets = (

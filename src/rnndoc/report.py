@@ -65,12 +65,8 @@ def mechanics_report(eps: float = FINITE_DIFF_EPS) -> dict:
     >>> all(check["passed"] for check in report["checks"].values())
     True
     """
-    return _mechanics_report(check_finite_difference_eps(eps))
-
-
-def _mechanics_report(eps: float) -> dict:
-    """:func:`mechanics_report` for a step already checked (by it, or by the command line's ``--eps``)."""
-    witnessed = _witness_all(eps)  # the hand-set data built once, every witness run on it
+    # the hand-set data built once, every witness run on it
+    witnessed = _witness_all(check_finite_difference_eps(eps))
     values, fwd, split = witnessed.values, witnessed.forward, witnessed.split  # split: (use s, loss t, H, H)
     checks = judge(handset_gaps(witnessed))
     order = experiments.order_sensitivity("CAB")
@@ -100,7 +96,7 @@ def _mechanics_report(eps: float) -> dict:
             },
             "finite_difference_eps": eps,
         },
-        "loss": float(witnessed.loss),  # exact: sympy's, rounded once to float64
+        "loss": float(witnessed.exact_loss),  # exact: sympy's, rounded once to float64
         "loss_nn_rnn": fwd.loss,  # of nn.RNN's output, in float64
         "loss_note": "loss: the exact loss by sympy, rounded once to float64; loss_nn_rnn: the loss of "
         'nn.RNN\'s output, in float64; their gap is checks["loss"].',

@@ -226,7 +226,7 @@ def handset_gaps(witnessed: Witnessed) -> dict[str, float]:
     w = check_instance("witnessed", witnessed, Witnessed, "an rnndoc.witnesses.Witnessed")
     gaps = _gradient_gaps(w.gradients, REFERENCE)
     gaps["forward"] = max_abs_difference(w.forward.output[0], w.forward.hidden)
-    gaps["loss"] = max_abs_difference(w.forward.loss, float(w.loss))
+    gaps["loss"] = max_abs_difference(w.forward.loss, float(w.exact_loss))
     gaps["weight_hh_split"] = max(
         max_abs_difference(w.split.sum(1), w.exact_split["per_use"]),  # over loss terms t: (L, H, H) by use s
         max_abs_difference(

@@ -28,7 +28,7 @@ import torch
 from . import handset
 from ._validate import check_float, check_int
 from .bptt import bptt_gradients, gradient_split
-from .finite_differences import FINITE_DIFF_EPS, finite_difference_gradients, hand_set_differences
+from .finite_differences import FINITE_DIFF_EPS, finite_difference_gradients, handset_differences
 from .loss import hidden_state_loss
 from .reference import handset_forward
 from .symbolic import bptt, direct_gradients, evaluate, symbolic_parameters, to_tensor, unroll
@@ -352,7 +352,7 @@ GRADIENT_WITNESSES: dict[str, GradientWitness] = {
     "autograd": GradientWitness(
         autograd_gradients, lambda rnn, values, eps: _autograd_gradients(rnn, values)
     ),
-    "finite_difference": GradientWitness(finite_difference_gradients, hand_set_differences),
+    "finite_difference": GradientWitness(finite_difference_gradients, handset_differences),
 }
 
 
@@ -374,8 +374,8 @@ class Witnessed:
         gradients, keyed by :data:`rnndoc.handset.PARAMETER_NAMES` in PyTorch's orientation.
     forward : Forward
         Both forward witnesses, and the loss of the ``nn.RNN`` output.
-    loss : sympy.Float
-        The exact loss (:func:`exact_loss`).
+    exact_loss : sympy.Float
+        The exact loss (:func:`exact_loss`); ``forward.loss`` is ``nn.RNN``'s, in float64.
     split : Tensor, shape (L, L, H, H)
         :func:`rnndoc.bptt.gradient_split` of ``values`` (use s, loss term t).
     exact_split : dict of str to Tensor
@@ -385,7 +385,7 @@ class Witnessed:
     --------
     >>> from rnndoc.witnesses import witness_all
     >>> w = witness_all()
-    >>> list(w.gradients), tuple(w.split.shape), round(float(w.loss), 12)
+    >>> list(w.gradients), tuple(w.split.shape), round(float(w.exact_loss), 12)
     (['sympy', 'bptt', 'autograd', 'finite_difference'], (3, 3, 2, 2), 0.09481626735)
     """
 
@@ -393,7 +393,7 @@ class Witnessed:
     eps: float
     gradients: dict[str, dict[str, torch.Tensor]]
     forward: Forward
-    loss: sympy.Float
+    exact_loss: sympy.Float
     split: torch.Tensor
     exact_split: dict[str, torch.Tensor]
 
@@ -441,7 +441,7 @@ def _witness_all(eps: float) -> Witnessed:
         eps=eps,
         gradients=gradients,
         forward=_forward(rnn, values),
-        loss=_exact_loss(_DIGITS),
+        exact_loss=_exact_loss(_DIGITS),
         split=gradient_split(values),  # (use s, loss term t, H, H)
         exact_split=_sympy_weight_hh_split(values["weight_hh_l0"], _DIGITS),
     )

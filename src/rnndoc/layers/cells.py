@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import torch
 
-from .._validate import check_choice, check_same_device, check_same_dtype, check_tensor
+from .._validate import check_bool, check_choice, check_same_device, check_same_dtype
 from . import checks, steps
 
 __all__ = [
@@ -344,10 +344,7 @@ def gru_bias_hn(bias_hh: torch.Tensor | None) -> torch.Tensor | None:
     >>> gru_bias_hn(torch.arange(6.0))
     tensor([4., 5.])
     """
-    if bias_hh is not None:
-        rows = check_tensor("bias_hh", bias_hh, (None,), "(3H,)").shape[0]
-        if rows % 3:
-            raise ValueError(f"bias_hh must have shape (3H,), got {tuple(bias_hh.shape)}")
+    checks.check_gru_bias_hh(bias_hh)
     return steps.gru_bias_hn(bias_hh)  # (H,)
 
 
@@ -577,23 +574,12 @@ def lstm_cell(
     >>> h.shape, c.shape
     (torch.Size([2]), torch.Size([2]))
     """
-    checks.check_pair("hx", hx, "(h, c)")
-    if hx is None:
-        raise TypeError("hx must be a pair (h, c) of tensors, got NoneType")
+    checks.check_pair("hx", hx, "(h, c)", optional=False)
     h, c = hx
-    out_size = None
-    if weight_hr is not None:
-        # (P, H): P from weight_hh's columns, H from weight_ih's rows, checked before hx is read
-        check_tensor("weight_hr", weight_hr, (None, None), "(P, H)")
-        check_tensor("weight_ih", weight_ih, (None, None), "(4H, H_in)")
-        check_tensor("weight_hh", weight_hh, (None, None), "(4H, P)")
-        expected = (weight_hh.shape[1], weight_ih.shape[0] // 4)
-        if tuple(weight_hr.shape) != expected:
-            raise ValueError(
-                f"weight_hr must have shape (P, H) = {expected} (P: weight_hh's columns, H: a quarter of "
-                f"weight_ih's rows), got {tuple(weight_hr.shape)}"
-            )
-        out_size = weight_hr.shape[0]
+    # P, checked before hx is read
+    out_size = (
+        None if weight_hr is None else checks.check_lstm_cell_projection(weight_hr, weight_ih, weight_hh)
+    )
     x, h2, unbatched, hidden_size = checks.check_cell_arguments(
         input, h, weight_ih, weight_hh, bias_ih, bias_hh, 4, out_size
     )
@@ -661,8 +647,7 @@ def gru_cell(
     >>> gru_cell(torch.ones(2, 3), torch.zeros(2, 4), torch.ones(12, 3), torch.ones(12, 4)).shape
     torch.Size([2, 4])
     """
-    if not isinstance(reset_after, bool):
-        raise TypeError(f"reset_after must be a bool, got {type(reset_after).__name__}")
+    check_bool("reset_after", reset_after)
     x, h, unbatched, _ = checks.check_cell_arguments(input, hx, weight_ih, weight_hh, bias_ih, bias_hh, 3)
     x_part = steps.input_projection(x, weight_ih, bias_ih, bias_hh, "GRU")  # (N, 3H)
     if reset_after:

@@ -141,6 +141,28 @@ def check_lstm_shapes(**named) -> None:
         raise ValueError(f"h has {sizes['H_out']} features but c has {sizes['H']}: give weight_hr (P, H)")
 
 
+def check_lstm_cell_projection(weight_hr: object, weight_ih: object, weight_hh: object) -> int:
+    """An LSTM cell's ``weight_hr`` (P, H), P from weight_hh's columns, H from weight_ih's rows: P."""
+    check_tensor("weight_hr", weight_hr, (None, None), "(P, H)")
+    check_tensor("weight_ih", weight_ih, (None, None), "(4H, H_in)")
+    check_tensor("weight_hh", weight_hh, (None, None), "(4H, P)")
+    expected = (weight_hh.shape[1], weight_ih.shape[0] // 4)
+    if tuple(weight_hr.shape) != expected:
+        raise ValueError(
+            f"weight_hr must have shape (P, H) = {expected} (P: weight_hh's columns, H: a quarter of "
+            f"weight_ih's rows), got {tuple(weight_hr.shape)}"
+        )
+    return weight_hr.shape[0]
+
+
+def check_gru_bias_hh(bias_hh: object) -> None:
+    """A GRU's ``bias_hh`` (3H,), or None."""
+    if bias_hh is not None:
+        rows = check_tensor("bias_hh", bias_hh, (None,), "(3H,)").shape[0]
+        if rows % 3:
+            raise ValueError(f"bias_hh must have shape (3H,), got {tuple(bias_hh.shape)}")
+
+
 def saved_labels(saved: object, names: tuple[str, ...], step: str) -> dict:
     """``saved`` is the tuple ``step`` returned: ``saved[k] (name)`` -> (tensor, "N,H") for :func:`check_shapes`."""
     expected = f"the tuple ({', '.join(names)}) {step} returned"
@@ -618,8 +640,10 @@ def check_layer_state(
     check_activation_dtypes("weight_ih_l0", weight, **{name: value})  # its device: read_call's one check
 
 
-def check_pair(name: str, value: object, what: str, none_inside: bool = False) -> None:
-    """An LSTM's state: a pair (of tensors unless ``none_inside``), or None."""
+def check_pair(name: str, value: object, what: str, none_inside: bool = False, optional: bool = True) -> None:
+    """An LSTM's state: a pair (of tensors unless ``none_inside``), or None where ``optional``."""
+    if value is None and not optional:
+        raise TypeError(f"{name} must be a pair {what} of tensors, got NoneType")
     if value is not None and not (
         isinstance(value, tuple | list) and len(value) == 2 and (none_inside or None not in value)
     ):

@@ -45,7 +45,8 @@ from collections.abc import Callable
 from typing import overload
 
 import torch
-from torch.autograd import forward_ad
+
+from .._autograd import recorded
 
 __all__: list[str] = []  # internal: the steps and the stack multiply through these
 
@@ -196,15 +197,6 @@ def _timed_transposed(a: torch.Tensor, b: torch.Tensor) -> tuple[Callable[[], ob
 def _transposed_onednn(a_t: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """:math:`(b^\\top a)^\\top` through oneDNN's GEMM, a_t (P, M) contiguous, b (M, Q) -> (P, Q)."""
     return torch.ops.mkldnn._linear_pointwise(b.T.contiguous(), a_t, None, "none", [], "").T.contiguous()
-
-
-def recorded(tensor: torch.Tensor) -> bool:
-    """Whether autograd (reverse or forward mode, or a torch.func transform) tracks ``tensor``."""
-    return (
-        (tensor.requires_grad and torch.is_grad_enabled())
-        or forward_ad.unpack_dual(tensor).tangent is not None
-        or torch._C._functorch.is_functorch_wrapped_tensor(tensor)
-    )
 
 
 def onednn_applies(*tensors: torch.Tensor | None) -> bool:

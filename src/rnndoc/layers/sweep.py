@@ -19,8 +19,9 @@ from typing import Any
 
 import torch
 
+from .._autograd import recorded
 from . import checks
-from .products import onednn_applies, pack, recorded, transposed_products
+from .products import onednn_applies, pack, transposed_products
 from .steps import AUTOCAST_KINDS, KINDS, Kind, Weights, input_projection, rnn_step
 
 __all__ = ["rnn_tanh_layer"]  # the sweeps themselves are internal: forward and backward check, then call them
