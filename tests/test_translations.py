@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import opencc  # the test group installs it (pyproject.toml)
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,3 +64,34 @@ def test_the_catalogs_keep_the_english_markup():
     assert report.problems == {}
     translated = sum(c["translated"] for c in report.counts.values())
     assert translated > 0
+
+
+#: Characters that OpenCC's Simplified-to-Taiwan conversion changes although they are standard
+#: Traditional in the words the catalogs use them in (Taiwan's Ministry of Education dictionary):
+#: 干 in 干擾 (interference), 占 in 占用 (to occupy), 了 in 了解 (to understand), 才 (only then).
+TRADITIONAL_AS_WELL = {"干", "占", "了", "才"}
+
+
+def _simplified(text: str, to_traditional) -> set[str]:
+    """The characters of ``text`` that OpenCC would write differently in Traditional Chinese."""
+    return {a for a in text if a not in TRADITIONAL_AS_WELL and to_traditional.convert(a) != a}
+
+
+def test_the_checker_of_simplified_characters_sees_them():
+    to_traditional = opencc.OpenCC("s2tw")
+    assert _simplified("递归神经网络的梯度", to_traditional) == {"递", "归", "经", "网", "络"}
+    assert _simplified("遞迴神經網路的梯度，干擾", to_traditional) == set()
+
+
+def test_the_zh_tw_catalogs_hold_no_simplified_character():
+    from babel.messages.pofile import read_po  # noqa: PLC0415 (sphinx's dependency, test group)
+
+    to_traditional = opencc.OpenCC("s2tw")
+    found = {}
+    for catalog in sorted((ROOT / "docs" / "locales" / "zh_TW" / "LC_MESSAGES").rglob("*.po")):
+        with catalog.open("rb") as handle:
+            for message in read_po(handle):
+                text = message.string if isinstance(message.string, str) else "".join(message.string)
+                if message.id and text and (chars := _simplified(text, to_traditional)):
+                    found.setdefault(catalog.name, set()).update(chars)
+    assert found == {}
