@@ -58,6 +58,15 @@ def test_braces_inside_inline_code_are_code_not_a_role():
     assert translation_check.compare(english, translated.replace("_l{l}", "_l{k}", 1)) != []
 
 
+def test_a_dollar_inside_inline_code_opens_no_math():
+    # the end marker `$` is code: read as math, it would pair with the $ of $b$ and make the
+    # English words between them "math" that a translation must copy
+    english = "The input is $a^n b^n$, and the end marker `$` after the last $b$; never `$`."
+    translated = "輸入是 $a^n b^n$，最後一個 $b$ 之後是結束標記 `$`；絕不會是 `$`。"
+    assert translation_check.compare(english, translated) == []
+    assert translation_check.compare(english, translated.replace("$b$", "$c$")) != []
+
+
 def test_the_catalogs_keep_the_english_markup():
     report = translation_check.check(ROOT / "docs" / "locales")
     assert report.counts, "no catalog found under docs/locales"

@@ -55,25 +55,24 @@ def markup(text: str) -> Markup:
     """The glue roles, reference targets, inline math and code, and numbers of one message."""
     text = unicodedata.normalize("NFKC", text)  # full-width digits and signs as ASCII
     found = Markup()
-    # a role's {name} inside inline code (`weight_ih_l{l}`) is code, not a role: scan left to
-    # right, roles and code spans together, and read roles only where a code span does not start
-    roles = []
-    for piece in re.finditer(_ROLE.pattern + "|" + _CODE.pattern, text):
+    # a role's {name} inside inline code (`weight_ih_l{l}`) is code, not a role, and a `$` inside
+    # inline code (the end marker `$`) opens no math: scan left to right, roles, code spans and
+    # math together, as MyST's parser does, and read each piece as what starts first
+    pieces = re.compile(f"{_ROLE.pattern}|(?P<code>{_CODE.pattern})|(?P<dollars>{_MATH.pattern})")
+    for piece in pieces.finditer(text):
         if piece["name"]:
-            roles.append(piece)
-    for role in roles:
-        name, body = role["name"], role["body"]
-        if name.startswith("glue"):
-            found.glue[f"{{{name}}}`{body}`"] += 1
-        elif name == "math":
-            found.math[body] += 1
+            name, body = piece["name"], piece["body"]
+            if name.startswith("glue"):
+                found.glue[f"{{{name}}}`{body}`"] += 1
+            elif name == "math":
+                found.math[body] += 1
+            else:
+                found.targets[f"{name}:{_target(body)}"] += 1
+        elif piece["code"]:
+            found.code[piece["code"].strip("`")] += 1
         else:
-            found.targets[f"{name}:{_target(body)}"] += 1
-    rest = re.sub(_ROLE.pattern + "|" + _CODE.pattern, lambda m: " " if m["name"] else m[0], text)
-    found.math.update(m.strip("$") for m in _MATH.findall(rest))
-    rest = _MATH.sub(" ", rest)
-    found.code.update(c.strip("`") for c in _CODE.findall(rest))
-    rest = _CODE.sub(" ", rest)
+            found.math[piece["dollars"].strip("$")] += 1
+    rest = pieces.sub(" ", text)
     found.targets.update(f"link:{url}" for url in _LINK.findall(rest))
     rest = _LINK.sub("]", rest)
     found.numbers = set(_NUMBER.findall(rest))
