@@ -65,20 +65,26 @@ def _line(ax, points, label="", offset=(0.0, 0.18), arrow=True):
                 fontsize=_MATH if "_" in label else 11)  # fmt: skip
 
 
+def _diagram_figure(
+    xlim: tuple[float, float], ylim: tuple[float, float], unit: float = 1.0
+) -> tuple[matplotlib.figure.Figure, Axes]:
+    """A figure of ``unit`` inches per data unit, its one axes filling it, no axis drawn: the
+    set-up of every diagram (cell, gate, delta and layer diagrams, the unrolled networks)."""
+    fig = matplotlib.figure.Figure(figsize=((xlim[1] - xlim[0]) * unit, (ylim[1] - ylim[0]) * unit))
+    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+    ax.set_axis_off()
+    ax.set_xlim(*xlim)
+    ax.set_ylim(*ylim)
+    return fig, ax
+
+
 def _cell_figure(
     xlim: tuple[float, float], ylim: tuple[float, float]
 ) -> tuple[matplotlib.figure.Figure, Axes]:
     # _CELL_UNIT inches per data unit, gate labels at 12 points and labels with scripts at _MATH:
     # under 4 inches wide, shown at a phone's width (rnndoc.plots.PHONE_FIGURE_PX) at 0.85 of its
     # size or more, so that a script stays at 11 px and a gate's label at 14 px there
-    fig = matplotlib.figure.Figure(
-        figsize=((xlim[1] - xlim[0]) * _CELL_UNIT, (ylim[1] - ylim[0]) * _CELL_UNIT)
-    )
-    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
-    ax.set_axis_off()
-    ax.set_xlim(*xlim)
-    ax.set_ylim(*ylim)
-    return fig, ax
+    return _diagram_figure(xlim, ylim, _CELL_UNIT)
 
 
 def draw_lstm_cell() -> matplotlib.figure.Figure:
@@ -222,12 +228,7 @@ _WIRE = "0.25"
 def _phone_figure(
     xlim: tuple[float, float], ylim: tuple[float, float]
 ) -> tuple[matplotlib.figure.Figure, Axes]:
-    fig = matplotlib.figure.Figure(figsize=((xlim[1] - xlim[0]) * _UNIT, (ylim[1] - ylim[0]) * _UNIT))
-    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
-    ax.set_axis_off()
-    ax.set_xlim(*xlim)
-    ax.set_ylim(*ylim)
-    return fig, ax
+    return _diagram_figure(xlim, ylim, _UNIT)
 
 
 def _box(ax, xy, name, job, color, width=1.6, fontsize=None):
@@ -266,6 +267,41 @@ def _bus(ax, xs, y=0.55):
     ax.text(xs[0] - 1.0, y - 0.2, r"$[x_t;\ h_{t-1}]$", ha="left", va="top", fontsize=_MATH)
     for x in xs:
         _wire(ax, [(x, y), (x, 1.7)])
+
+
+def _deltas_figure(ylim: tuple[float, float]) -> tuple[matplotlib.figure.Figure, Axes]:
+    """A backward-step diagram's figure (draw_*_deltas), headed by the two directions: the
+    step before on the left, the step after on the right (a delta flows right to left)."""
+    fig, ax = _phone_figure((-0.4, 9.4), ylim)
+    ax.text(-0.3, ylim[1] - 0.1, "to step $t-1$", ha="left", va="top", fontsize=12)
+    ax.text(9.3, ylim[1] - 0.1, "from step $t+1$", ha="right", va="top", fontsize=12)
+    return fig, ax
+
+
+def _delta(ax, xy, text, into=(), out=(), labels=(), *, radius=0.3, width=None, fill="white", lines=None,
+           fontsize=13):  # fmt: skip
+    """One node of a backward-step diagram with its wires and labels, drawn in that order: the
+    wires into it, the node, the wires out of it, the labels.
+
+    A wire is a list of points (a plain wire) or a tuple of them and :func:`_wire`'s colour,
+    line width and arrow (``(points, colour, 3)``: a path in the network's colour). The node is
+    a circle of ``radius`` (a sum, a product, :math:`W_{hh}^\top`), or with ``width`` a box
+    filled ``fill`` (with ``lines``, a delta's box and its factors: :func:`_box3`). A label is
+    ``(x, y, text, ha, va)``, or that and a dict of more ``ax.text`` arguments (at _BIG points
+    unless the dict says otherwise).
+    """
+    for wire in into:
+        _wire(ax, *(wire if isinstance(wire, tuple) else (wire,)))
+    if lines is not None:
+        _box3(ax, xy, text, lines, fill, width)
+    elif width is not None:
+        _box(ax, xy, text, "", fill, width=width, fontsize=fontsize)
+    else:
+        _node(ax, xy, text, radius=radius, fontsize=fontsize)
+    for wire in out:
+        _wire(ax, *(wire if isinstance(wire, tuple) else (wire,)))
+    for x, y, label, ha, va, *more in labels:
+        ax.text(x, y, label, ha=ha, va=va, **{"fontsize": _BIG, **(more[0] if more else {})})
 
 
 def draw_lstm_gates() -> matplotlib.figure.Figure:
@@ -433,57 +469,43 @@ def draw_lstm_deltas() -> matplotlib.figure.Figure:
     """
     # larger type than the other diagrams (every label at 12 points or more, scripts included at
     # _BIG), as the figure holds more labels: shown at a phone's width they stay near 11 px or more
-    fig, ax = _phone_figure((-0.4, 9.4), (-1.2, 6.85))
+    fig, ax = _deltas_figure((-1.2, 6.85))
     cell = NETWORK_COLORS["LSTM"]
+    path, named = (cell, 3), {"color": cell}  # the cell path's wires and labels
     top, low = 5.0, 1.0
     x_f, x_down, x_join, x_h, x_w = 1.7, 3.7, 6.4, 7.7, 0.9
-    ax.text(-0.3, 6.75, "to step $t-1$", ha="left", va="top", fontsize=12)
-    ax.text(9.3, 6.75, "from step $t+1$", ha="right", va="top", fontsize=12)
     # the cell path, right to left: + (the h side joins) -> x f_t -> out
-    _wire(ax, [(9.3, top), (x_join + 0.3, top)], color=cell, lw=3)
-    ax.text(9.3, top + 0.36, r"$\delta c_{t+1} \odot f_{t+1}$", ha="right", va="bottom", fontsize=_BIG,
-            color=cell)  # fmt: skip
-    _node(ax, (x_join, top), "+", fontsize=13)
-    _wire(ax, [(x_join - 0.3, top), (x_f + 0.3, top)], color=cell, lw=3)
-    ax.text((x_join + x_down) / 2 - 0.3, top + 0.22, r"$\delta c_t$", ha="center", va="bottom", fontsize=_BIG,
-            color=cell)  # fmt: skip
-    _node(ax, (x_f, top), r"$\times$", fontsize=13)
-    _wire(ax, [(x_f, 3.9), (x_f, top - 0.3)])
-    ax.text(x_f + 0.12, 4.0, "$f_t$", ha="left", va="bottom", fontsize=_BIG)
-    _wire(ax, [(x_f - 0.3, top), (-0.3, top)], color=cell, lw=3)
-    ax.text(-0.3, top + 0.36, r"$\delta c_t \odot f_t$", ha="left", va="bottom", fontsize=_BIG, color=cell)
+    _delta(ax, (x_join, top), "+", [([(9.3, top), (x_join + 0.3, top)], *path)],
+           [([(x_join - 0.3, top), (x_f + 0.3, top)], *path)],
+           [(9.3, top + 0.36, r"$\delta c_{t+1} \odot f_{t+1}$", "right", "bottom", named),
+            ((x_join + x_down) / 2 - 0.3, top + 0.22, r"$\delta c_t$", "center", "bottom",
+             named)])  # fmt: skip
+    _delta(ax, (x_f, top), r"$\times$", [[(x_f, 3.9), (x_f, top - 0.3)]],
+           [([(x_f - 0.3, top), (-0.3, top)], *path)],
+           [(x_f + 0.12, 4.0, "$f_t$", "left", "bottom"),
+            (-0.3, top + 0.36, r"$\delta c_t \odot f_t$", "left", "bottom", named)])  # fmt: skip
     # the hidden path, right to left: + (the loss joins) -> branch -> gate deltas -> W_hh -> out
-    _wire(ax, [(9.3, low), (x_h + 0.3, low)])
-    ax.text(9.3, low + 0.42, r"$W_{hh}^\top \delta a_{t+1}$", ha="right", va="bottom", fontsize=_BIG)
-    _node(ax, (x_h, low), "+", fontsize=13)
-    _wire(ax, [(x_h, -0.35), (x_h, low - 0.3)])
-    ax.text(x_h, -0.45, r"$\partial \mathcal{L} / \partial\,\mathrm{output}_t$", ha="center", va="top",
-            fontsize=_BIG)  # fmt: skip
-    _wire(ax, [(x_h - 0.3, low), (4.95, low)])
-    ax.text((x_h + x_join) / 2 - 0.05, low - 0.22, r"$\delta h_t$", ha="center", va="top", fontsize=_BIG)
-    ax.text(5.6, low - 0.22, r"$\delta o$", ha="center", va="top", fontsize=12)
+    _delta(ax, (x_h, low), "+", [[(9.3, low), (x_h + 0.3, low)], [(x_h, -0.35), (x_h, low - 0.3)]],
+           [[(x_h - 0.3, low), (4.95, low)]],
+           [(9.3, low + 0.42, r"$W_{hh}^\top \delta a_{t+1}$", "right", "bottom"),
+            (x_h, -0.45, r"$\partial \mathcal{L} / \partial\,\mathrm{output}_t$", "center", "top"),
+            ((x_h + x_join) / 2 - 0.05, low - 0.22, r"$\delta h_t$", "center", "top"),
+            (5.6, low - 0.22, r"$\delta o$", "center", "top", {"fontsize": 12})])  # fmt: skip
     # delta h_t through m_t = o_t tanh(c_t) into the cell path
     ax.plot([x_join], [low], "o", ms=4, color=_WIRE)
-    _wire(ax, [(x_join, low), (x_join, 2.55)])
-    _box(
-        ax,
-        (x_join, 3.05),
-        r"$\times\ o_t (1 - \tanh^2 c_t)$",
-        "",
-        NODE_COLORS["tanh"],
-        width=4.2,
-        fontsize=_BIG,
-    )
-    _wire(ax, [(x_join, 3.6), (x_join, top - 0.3)])
+    _delta(ax, (x_join, 3.05), r"$\times\ o_t (1 - \tanh^2 c_t)$", [[(x_join, low), (x_join, 2.55)]],
+           [[(x_join, 3.6), (x_join, top - 0.3)]], width=4.2, fill=NODE_COLORS["tanh"],
+           fontsize=_BIG)  # fmt: skip
     # delta c_t down into the gate deltas of i, f, g
     ax.plot([x_down], [top], "o", ms=4, color=cell)
-    _wire(ax, [(x_down, top), (x_down, low + 0.55)], color=cell)
-    ax.text(x_down - 0.12, 3.3, r"$\delta i, \delta f, \delta g$", ha="right", va="center", fontsize=12)
-    _box(ax, (3.25, low), r"$\delta a_t$", "", NODE_COLORS["gate"], width=3.3, fontsize=_BIG)
-    _node(ax, (x_w, low), r"$W_{hh}^\top$", radius=0.7, fontsize=_BIG)
-    _wire(ax, [(1.6, low), (x_w + 0.5, low)])
-    _wire(ax, [(x_w - 0.5, low), (-0.3, low)])
-    ax.text(-0.3, low - 0.6, r"$W_{hh}^\top \delta a_t$", ha="left", va="top", fontsize=_BIG)
+    _delta(ax, (3.25, low), r"$\delta a_t$", [([(x_down, top), (x_down, low + 0.55)], cell)],
+           labels=[(x_down - 0.12, 3.3, r"$\delta i, \delta f, \delta g$", "right", "center",
+                    {"fontsize": 12})],
+           width=3.3, fill=NODE_COLORS["gate"], fontsize=_BIG)  # fmt: skip
+    _delta(ax, (x_w, low), r"$W_{hh}^\top$", [[(1.6, low), (x_w + 0.5, low)]],
+           [[(x_w - 0.5, low), (-0.3, low)]],
+           [(-0.3, low - 0.6, r"$W_{hh}^\top \delta a_t$", "left", "top")], radius=0.7,
+           fontsize=_BIG)  # fmt: skip
     return fig
 
 
@@ -515,62 +537,57 @@ def draw_gru_deltas() -> matplotlib.figure.Figure:
     >>> min(t.get_fontsize() for t in draw_gru_deltas().axes[0].texts) >= 9
     True
     """
-    fig, ax = _phone_figure((-0.4, 9.4), (-1.5, 10.3))
+    fig, ax = _deltas_figure((-1.5, 10.3))
     state = NETWORK_COLORS["GRU"]
+    path, named = (state, 3), {"color": state}  # the direct path's wires and labels
     top, low, row, kids = 8.0, 1.2, 6.1, 3.4
     x_plus, x_zgate, x_left, x_w = 8.3, 0.8, 0.15, 1.15
     x_z, x_n, x_r, x_q = 2.3, 5.4, 4.2, 6.55
-    ax.text(-0.3, 10.2, "to step $t-1$", ha="left", va="top", fontsize=12)
-    ax.text(9.3, 10.2, "from step $t+1$", ha="right", va="top", fontsize=12)
-    # delta h_t: what step t+1 sends back plus the loss at t
-    _wire(ax, [(9.3, top), (x_plus + 0.3, top)], color=state, lw=3)
-    ax.text(9.3, top - 0.3, r"$\partial \mathcal{L} / \partial h_t|_{\mathrm{step}\ t+1}$", ha="right",
-            va="top", fontsize=_BIG, color=state)  # fmt: skip
-    _node(ax, (x_plus, top), "+", fontsize=13)
-    _wire(ax, [(x_plus, top + 1.4), (x_plus, top + 0.3)])
-    ax.text(x_plus - 0.15, top + 1.05, r"$\partial \mathcal{L} / \partial\,\mathrm{output}_t$", ha="right",
-            va="center", fontsize=_BIG)  # fmt: skip
-    # the direct path along the top: times z_t, no weight
-    _wire(ax, [(x_plus - 0.3, top), (x_zgate + 0.3, top)], color=state, lw=3)
-    ax.text((x_z + x_n) / 2, top + 0.2, r"$\delta h_t$", ha="center", va="bottom", fontsize=_BIG, color=state)
-    _node(ax, (x_zgate, top), r"$\times$", fontsize=13)
-    _wire(ax, [(x_zgate, top - 0.85), (x_zgate, top - 0.3)])
-    ax.text(x_zgate + 0.12, top - 0.85, "$z_t$", ha="left", va="bottom", fontsize=_BIG)
+    # delta h_t: what step t+1 sends back plus the loss at t; then the direct path along the top
+    _delta(ax, (x_plus, top), "+",
+           [([(9.3, top), (x_plus + 0.3, top)], *path), [(x_plus, top + 1.4), (x_plus, top + 0.3)]],
+           [([(x_plus - 0.3, top), (x_zgate + 0.3, top)], *path)],
+           [(9.3, top - 0.3, r"$\partial \mathcal{L} / \partial h_t|_{\mathrm{step}\ t+1}$", "right", "top",
+             named),
+            (x_plus - 0.15, top + 1.05, r"$\partial \mathcal{L} / \partial\,\mathrm{output}_t$", "right",
+             "center"),
+            ((x_z + x_n) / 2, top + 0.2, r"$\delta h_t$", "center", "bottom", named)])  # fmt: skip
+    # times z_t, no weight
+    _delta(ax, (x_zgate, top), r"$\times$", [[(x_zgate, top - 0.85), (x_zgate, top - 0.3)]],
+           labels=[(x_zgate + 0.12, top - 0.85, "$z_t$", "left", "bottom"),
+                   (-0.3, top + 0.3, r"$\delta h_t \odot z_t$", "left", "bottom", named)])  # fmt: skip
     ax.plot([x_zgate - 0.3, x_left], [top, top], color=state, lw=3, solid_capstyle="butt", zorder=1)
-    ax.text(-0.3, top + 0.3, r"$\delta h_t \odot z_t$", ha="left", va="bottom", fontsize=_BIG, color=state)
     # delta h_t splits into delta n_t and delta z_t
     for x in (x_z, x_n):
         ax.plot([x], [top], "o", ms=4, color=state)
-        _wire(ax, [(x, top), (x, row + 0.85)], color=state)
-    _box3(ax, (x_z, row), r"$\delta z_t$", [r"$\times (h_{t-1} - n_t)$", r"$\times z_t (1 - z_t)$"],
-          NODE_COLORS["gate"], width=2.8)  # fmt: skip
-    _box3(ax, (x_n, row), r"$\delta n_t$", [r"$\times (1 - z_t)$", r"$\times (1 - n_t^2)$"],
-          NODE_COLORS["tanh"], width=2.2)  # fmt: skip
+    _delta(ax, (x_z, row), r"$\delta z_t$", [([(x_z, top), (x_z, row + 0.85)], state)],
+           lines=[r"$\times (h_{t-1} - n_t)$", r"$\times z_t (1 - z_t)$"], width=2.8,
+           fill=NODE_COLORS["gate"])  # fmt: skip
+    _delta(ax, (x_n, row), r"$\delta n_t$", [([(x_n, top), (x_n, row + 0.85)], state)],
+           lines=[r"$\times (1 - z_t)$", r"$\times (1 - n_t^2)$"], width=2.2,
+           fill=NODE_COLORS["tanh"])  # fmt: skip
     # delta n_t splits into delta r_t (through q_t, inside n_t) and delta q_t
     split = row - 1.35
     ax.plot([x_n], [split], "o", ms=4, color=_WIRE)
     _wire(ax, [(x_n, row - 0.85), (x_n, split)], arrow=False)
-    _wire(ax, [(x_n, split), (x_r, split), (x_r, kids + 0.85)])
-    _wire(ax, [(x_n, split), (x_q, split), (x_q, kids + 0.6)])
-    _box3(ax, (x_r, kids), r"$\delta r_t$", [r"$\times q_t$", r"$\times r_t (1 - r_t)$"], NODE_COLORS["gate"],
-          width=2.2)  # fmt: skip
-    _box3(ax, (x_q, kids), r"$\delta q_t$", [r"$\times r_t$"], "white", width=1.5)
+    _delta(ax, (x_r, kids), r"$\delta r_t$", [[(x_n, split), (x_r, split), (x_r, kids + 0.85)]],
+           lines=[r"$\times q_t$", r"$\times r_t (1 - r_t)$"], width=2.2,
+           fill=NODE_COLORS["gate"])  # fmt: skip
+    _delta(ax, (x_q, kids), r"$\delta q_t$", [[(x_n, split), (x_q, split), (x_q, kids + 0.6)]],
+           lines=[r"$\times r_t$"], width=1.5)  # fmt: skip
     # the three deltas, times W_hh, back to h_(t-1)
-    for x, y in ((x_z, row - 0.85), (x_r, kids - 0.85), (x_q, kids - 0.6)):
-        _wire(ax, [(x, y), (x, low + 0.5)])
-    _box(ax, (4.75, low), r"$[\delta r_t;\ \delta z_t;\ \delta q_t]$", "", NODE_COLORS["gate"], width=5.3,
-         fontsize=_BIG)  # fmt: skip
-    _node(ax, (x_w, low), r"$W_{hh}^\top$", radius=0.55, fontsize=_MATH)
-    _wire(ax, [(2.06, low), (x_w + 0.55, low)])
-    _wire(ax, [(x_w - 0.55, low), (x_left + 0.3, low)])
-    ax.text(x_w + 0.75, low - 0.6, r"$W_{hh}^\top [\delta r_t;\ \delta z_t;\ \delta q_t]$", ha="left", va="top",
-            fontsize=_BIG)  # fmt: skip
+    _delta(ax, (4.75, low), r"$[\delta r_t;\ \delta z_t;\ \delta q_t]$",
+           [[(x, y), (x, low + 0.5)] for x, y in ((x_z, row - 0.85), (x_r, kids - 0.85), (x_q, kids - 0.6))],
+           width=5.3, fill=NODE_COLORS["gate"], fontsize=_BIG)  # fmt: skip
+    _delta(ax, (x_w, low), r"$W_{hh}^\top$", [[(2.06, low), (x_w + 0.55, low)]],
+           [[(x_w - 0.55, low), (x_left + 0.3, low)]],
+           [(x_w + 0.75, low - 0.6, r"$W_{hh}^\top [\delta r_t;\ \delta z_t;\ \delta q_t]$", "left", "top")],
+           radius=0.55, fontsize=_MATH)  # fmt: skip
     # the two terms add up to what step t sends back to h_(t-1)
-    _wire(ax, [(x_left, top), (x_left, low + 0.3)], color=state, lw=3)
-    _node(ax, (x_left, low), "+", fontsize=13)
-    _wire(ax, [(x_left, low - 0.3), (x_left, -0.6)])
-    ax.text(-0.3, -0.7, r"$\partial \mathcal{L} / \partial h_{t-1}|_{\mathrm{step}\ t}$", ha="left", va="top",
-            fontsize=_BIG)  # fmt: skip
+    _delta(ax, (x_left, low), "+", [([(x_left, top), (x_left, low + 0.3)], *path)],
+           [[(x_left, low - 0.3), (x_left, -0.6)]],
+           [(-0.3, -0.7, r"$\partial \mathcal{L} / \partial h_{t-1}|_{\mathrm{step}\ t}$", "left",
+             "top")])  # fmt: skip
     return fig
 
 
@@ -617,35 +634,33 @@ def draw_rnn_deltas() -> matplotlib.figure.Figure:
     >>> min(t.get_fontsize() for t in draw_rnn_deltas().axes[0].texts) >= 9
     True
     """
-    fig, ax = _phone_figure((-0.4, 9.4), (-0.8, 7.6))
-    path = NETWORK_COLORS["tanh RNN"]
+    fig, ax = _deltas_figure((-0.8, 7.6))
+    color = NETWORK_COLORS["tanh RNN"]
+    path = (color, 3)  # the path's wires
     top, row, bus = 5.0, 2.3, 3.4
     x_plus, x_tanh, x_branch, x_w = 8.4, 4.95, 2.9, 0.9
     x_terms = (1.55, 4.75, 7.85)
-    ax.text(-0.3, 7.5, "to step $t-1$", ha="left", va="top", fontsize=12)
-    ax.text(9.3, 7.5, "from step $t+1$", ha="right", va="top", fontsize=12)
     # what reaches h_t: step t+1's term plus the loss term's
-    _wire(ax, [(9.3, top), (x_plus + 0.3, top)], color=path, lw=3)
-    ax.text(9.3, top - 0.3, r"$W_{hh}^\top \delta_{t+1}$", ha="right", va="top", fontsize=_BIG)
-    _node(ax, (x_plus, top), "+", fontsize=13)
-    _wire(ax, [(x_plus, top + 1.8), (x_plus, top + 0.3)])
-    ax.text(x_plus - 0.15, top + 1.35, r"$\partial \ell_t / \partial h_t = h_t - y_t$", ha="right", va="center",
-            fontsize=_BIG)  # fmt: skip
+    _delta(ax, (x_plus, top), "+",
+           [([(9.3, top), (x_plus + 0.3, top)], *path), [(x_plus, top + 1.8), (x_plus, top + 0.3)]],
+           [([(x_plus - 0.3, top), (x_tanh + 1.3, top)], *path)],
+           [(9.3, top - 0.3, r"$W_{hh}^\top \delta_{t+1}$", "right", "top"),
+            (x_plus - 0.15, top + 1.35, r"$\partial \ell_t / \partial h_t = h_t - y_t$", "right", "center"),
+            ((x_plus + x_tanh + 1.0) / 2, top + 0.2, r"$\partial \mathcal{L} / \partial h_t$", "center",
+             "bottom")])  # fmt: skip
     # times tanh'(a_t) = 1 - h_t^2: delta_t
-    _wire(ax, [(x_plus - 0.3, top), (x_tanh + 1.3, top)], color=path, lw=3)
-    ax.text((x_plus + x_tanh + 1.0) / 2, top + 0.2, r"$\partial \mathcal{L} / \partial h_t$", ha="center",
-            va="bottom", fontsize=_BIG)  # fmt: skip
-    _box(ax, (x_tanh, top), r"$\times\,(1 - h_t^2)$", "", NODE_COLORS["tanh"], width=2.5, fontsize=_BIG)
-    _wire(ax, [(x_tanh - 1.3, top), (x_w + 0.62, top)], color=path, lw=3)
-    ax.text(2.2, top + 0.2, r"$\delta_t$", ha="center", va="bottom", fontsize=_BIG)
+    _delta(ax, (x_tanh, top), r"$\times\,(1 - h_t^2)$",
+           out=[([(x_tanh - 1.3, top), (x_w + 0.62, top)], *path)],
+           labels=[(2.2, top + 0.2, r"$\delta_t$", "center", "bottom")], width=2.5, fill=NODE_COLORS["tanh"],
+           fontsize=_BIG)  # fmt: skip
     # on through W_hh^T to step t - 1
-    _node(ax, (x_w, top), r"$W_{hh}^\top$", radius=0.62, fontsize=_MATH)
-    _wire(ax, [(x_w - 0.62, top), (-0.3, top)], color=path, lw=3)
-    ax.text(-0.3, top + 0.75, r"$W_{hh}^\top \delta_t$", ha="left", va="bottom", fontsize=_BIG)
+    _delta(ax, (x_w, top), r"$W_{hh}^\top$", out=[([(x_w - 0.62, top), (-0.3, top)], *path)],
+           labels=[(-0.3, top + 0.75, r"$W_{hh}^\top \delta_t$", "left", "bottom")], radius=0.62,
+           fontsize=_MATH)  # fmt: skip
     # delta_t down to step t's terms of the gradients
-    ax.plot([x_branch], [top], "o", ms=5, color=path)
-    _wire(ax, [(x_branch, top), (x_branch, bus)], color=path, arrow=False)
-    ax.plot([x_terms[0], x_terms[-1]], [bus, bus], color=path, lw=1.3, zorder=1)
+    ax.plot([x_branch], [top], "o", ms=5, color=color)
+    _wire(ax, [(x_branch, top), (x_branch, bus)], color=color, arrow=False)
+    ax.plot([x_terms[0], x_terms[-1]], [bus, bus], color=color, lw=1.3, zorder=1)
     names = (r"$\delta_t h_{t-1}^\top$", r"$\delta_t x_t^\top$", r"$\delta_t$")
     grads = (
         [r"$\partial \mathcal{L} / \partial W_{hh}$"],
@@ -653,10 +668,9 @@ def draw_rnn_deltas() -> matplotlib.figure.Figure:
         [r"$\partial \mathcal{L} / \partial b_{ih}$,", r"$\partial \mathcal{L} / \partial b_{hh}$"],
     )
     for x, name, lines in zip(x_terms, names, grads, strict=True):
-        _wire(ax, [(x, bus), (x, row + 0.5)], color=path)
-        _box(ax, (x, row), name, "", "white", width=2.7, fontsize=_BIG)
-        _wire(ax, [(x, row - 0.55), (x, row - 1.05)])
-        for index, line in enumerate(lines):
-            ax.text(x, row - 1.15 - 0.75 * index, line, ha="center", va="top", fontsize=_MATH)
+        _delta(ax, (x, row), name, [([(x, bus), (x, row + 0.5)], color)],
+               [[(x, row - 0.55), (x, row - 1.05)]],
+               [(x, row - 1.15 - 0.75 * index, line, "center", "top", {"fontsize": _MATH})
+                for index, line in enumerate(lines)], width=2.7, fontsize=_BIG)  # fmt: skip
     ax.text(3.1, -0.7, "each summed over the steps", ha="center", va="bottom", fontsize=_SMALL)
     return fig

@@ -18,6 +18,7 @@ from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from ._validate import check_float, check_instance, check_numbers, check_sequence, check_str
 from .cell_diagrams import (
+    _diagram_figure,
     draw_gru_cell,
     draw_gru_deltas,
     draw_gru_gates,
@@ -96,6 +97,24 @@ def _arrow(ax, start, end, label="", offset=(0.0, 0.0)):
         ax.text(mx, my, label, ha="center", va="center", fontsize=_MATH if "_" in label else 10, color="0.15")
 
 
+def _state_row(ax, inputs, y_h, step, width, values=None):
+    """Draw the unrolled columns' input and state boxes; yield each column's step t and x.
+
+    :math:`h_0` at x = 0, then per step t (x = ``step`` t) the input box ``inputs[t - 1]`` at
+    y = 0 (:data:`rnndoc.colors.STEP_FILL`) and :math:`h_t` at ``y_h`` (the tanh RNN's colour,
+    lightened), ``values[t]`` printed in it (``values[0]`` in :math:`h_0`). The caller draws
+    the rest of a column (its arrows, a loss box) when the column is yielded.
+    """
+    state = _light(NETWORK_COLORS["tanh RNN"])
+    values = values or [None] * (len(inputs) + 1)
+    _node(ax, (0, y_h), "$h_0$", state, values[0], width=width)
+    for t, text in enumerate(inputs, start=1):
+        x = step * t
+        _node(ax, (x, 0), text, STEP_FILL, width=width)
+        _node(ax, (x, y_h), f"$h_{t}$", state, values[t], width=width)
+        yield t, x
+
+
 def draw_unrolled(
     tokens: Sequence[str],
     hidden: Sequence[Sequence[float]] | None = None,
@@ -156,19 +175,12 @@ def draw_unrolled(
     width, step = 0.7, 1.2
     values_height = 0.32 * max(0, max(len(v) for v in [h_0 or [], *(hidden or [])]) - 2)
     xlim, ylim = (-0.42, step * length + 0.47), (-0.35, 3.05 + values_height)
-    fig = matplotlib.figure.Figure(figsize=(xlim[1] - xlim[0], ylim[1] - ylim[0]))
-    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
-    ax.set_axis_off()
-    ax.set_xlim(*xlim)
-    ax.set_ylim(*ylim)
+    fig, ax = _diagram_figure(xlim, ylim)  # one data unit = one inch
     y_h, y_loss = 1.4, 2.75 + values_height
-    state = _light(NETWORK_COLORS["tanh RNN"])
-    _node(ax, (0, y_h), "$h_0$", state, show(h_0), width=width)
     half = width / 2
-    for t in range(1, length + 1):
-        x = step * t
-        _node(ax, (x, 0), f"$x_{t}$ = {tokens[t - 1]}", STEP_FILL, width=width)
-        _node(ax, (x, y_h), f"$h_{t}$", state, show(None if hidden is None else hidden[t - 1]), width=width)
+    inputs = [f"$x_{t}$ = {token}" for t, token in enumerate(tokens, start=1)]
+    values = [show(h_0), *(show(row) for row in hidden or [None] * length)]
+    for t, x in _state_row(ax, inputs, y_h, step, width, values):
         _node(ax, (x, y_loss), rf"$\ell_{t}$", "white", width=width)
         _arrow(ax, (x, 0.27), (x, y_h - 0.44), "$W_{ih}$", offset=(0.3, 0))
         _arrow(ax, (x - step + half + 0.02, y_h), (x - half - 0.02, y_h), "$W_{hh}$", offset=(0, 0.16))
@@ -217,18 +229,9 @@ def draw_many_to_one(path_sizes: Sequence[float] | None = None) -> matplotlib.fi
         if min(path_sizes) < 0:
             raise ValueError(f"path_sizes must be at least 0, got {path_sizes}")
     xlim, ylim = (-0.45, 4.05), (-0.35, 4.55)
-    fig = matplotlib.figure.Figure(figsize=(xlim[1] - xlim[0], ylim[1] - ylim[0]))
-    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
-    ax.set_axis_off()
-    ax.set_xlim(*xlim)
-    ax.set_ylim(*ylim)
+    fig, ax = _diagram_figure(xlim, ylim)  # one data unit = one inch
     y_h, x_head, half, math = 1.4, 3 * _STEP, _BOX_WIDTH / 2, 14  # math: scripts at 9.9 px on a phone
-    state = _light(NETWORK_COLORS["tanh RNN"])
-    _node(ax, (0, y_h), "$h_0$", state)
-    for t in range(1, 4):
-        x = _STEP * t
-        _node(ax, (x, 0), f"$x_{t}$", STEP_FILL)
-        _node(ax, (x, y_h), f"$h_{t}$", state)
+    for t, x in _state_row(ax, [f"$x_{t}$" for t in range(1, 4)], y_h, _STEP, _BOX_WIDTH):
         _arrow(ax, (x, 0.27), (x, y_h - 0.27))
         ax.add_patch(FancyArrowPatch((x - _STEP + half + 0.02, y_h), (x - half - 0.02, y_h), arrowstyle="-|>",
                                      mutation_scale=14, color=PATH_COLORS[t - 1], lw=3, shrinkA=0, shrinkB=0,

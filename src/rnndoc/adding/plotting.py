@@ -82,10 +82,6 @@ def plot_learning_curves(
     fig = matplotlib.figure.Figure(figsize=(_PHONE_WIDTH, 2.9 * panels + 1.3), layout="constrained")
     axes = fig.subplots(panels, 1, squeeze=False, sharex=True)[:, 0]
     shades: dict[str, str | None] = dict(colors) if colors else network_colors(list(runs))
-    # Curves that coincide (failed runs on the baseline, evaluated at the same steps) stay
-    # visible: one marker shape per run, each run's markers at its own steps (a run marks every
-    # n-th evaluation, n at least the number of runs, starting at its index), so that along a
-    # shared stretch the markers alternate; the runs listed first are drawn on top.
     for index, (label, run) in enumerate(runs.items()):
         every = max(len(runs), len(run.steps) // 12)
         style = {"lw": 1.6, "color": shades.get(label), "marker": "osD^v<>"[index % 7], "ms": 4.5,
