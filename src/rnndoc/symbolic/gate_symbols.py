@@ -38,7 +38,7 @@ def step_symbols(kind: str, input_size: int = 2, hidden_size: int = 2) -> dict[s
     -----
     The layout of PyTorch's ``torch.nn.LSTM`` and ``torch.nn.GRU`` (``weight_ih_l0``,
     ``weight_hh_l0``, ``bias_ih_l0``, ``bias_hh_l0``, gate blocks stacked along the rows), as
-    the chapter "LSTM and GRU gradients, derived" uses it.
+    the chapter "Why gates help: LSTM and GRU gradients" uses it.
 
     Examples
     --------
@@ -114,7 +114,7 @@ def handset_point(symbols: Mapping[str, sympy.Matrix]) -> dict[sympy.Symbol, sym
 
     Notes
     -----
-    The book's own choice (chapter "LSTM and GRU gradients, derived"): small, distinct,
+    The book's own choice (chapter "Why gates help: LSTM and GRU gradients"): small, distinct,
     exact values, so that every gate is neither saturated nor zero and sympy evaluates exactly.
 
     Examples

@@ -179,7 +179,7 @@ def lstm_bptt(
 
     Notes
     -----
-    The book's :eq:`eq-lstm-bptt` (chapter "LSTM and GRU gradients, derived"): reverse-mode
+    The book's :eq:`eq-lstm-bptt` (chapter "Why gates help: LSTM and GRU gradients"): reverse-mode
     differentiation written with the full state Jacobian, as in BPTT (Werbos 1990); the step is
     :func:`lstm_step`'s, PyTorch's ``torch.nn.LSTM`` equations.
 
