@@ -179,7 +179,8 @@ def draw_unrolled(
     y_h, y_loss = 1.4, 2.75 + values_height
     half = width / 2
     inputs = [f"$x_{t}$ = {token}" for t, token in enumerate(tokens, start=1)]
-    values = [show(h_0), *(show(row) for row in hidden or [None] * length)]
+    rows: list[Sequence[float] | None] = list(hidden) if hidden is not None else [None] * length
+    values = [show(h_0), *(show(row) for row in rows)]
     for t, x in _state_row(ax, inputs, y_h, step, width, values):
         _node(ax, (x, y_loss), rf"$\ell_{t}$", "white", width=width)
         _arrow(ax, (x, 0.27), (x, y_h - 0.44), "$W_{ih}$", offset=(0.3, 0))

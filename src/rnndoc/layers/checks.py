@@ -143,24 +143,24 @@ def check_lstm_shapes(**named) -> None:
 
 def check_lstm_cell_projection(weight_hr: object, weight_ih: object, weight_hh: object) -> int:
     """An LSTM cell's ``weight_hr`` (P, H), P from weight_hh's columns, H from weight_ih's rows: P."""
-    check_tensor("weight_hr", weight_hr, (None, None), "(P, H)")
-    check_tensor("weight_ih", weight_ih, (None, None), "(4H, H_in)")
-    check_tensor("weight_hh", weight_hh, (None, None), "(4H, P)")
-    expected = (weight_hh.shape[1], weight_ih.shape[0] // 4)
-    if tuple(weight_hr.shape) != expected:
+    w_hr = check_tensor("weight_hr", weight_hr, (None, None), "(P, H)")
+    w_ih = check_tensor("weight_ih", weight_ih, (None, None), "(4H, H_in)")
+    w_hh = check_tensor("weight_hh", weight_hh, (None, None), "(4H, P)")
+    expected = (w_hh.shape[1], w_ih.shape[0] // 4)
+    if tuple(w_hr.shape) != expected:
         raise ValueError(
             f"weight_hr must have shape (P, H) = {expected} (P: weight_hh's columns, H: a quarter of "
-            f"weight_ih's rows), got {tuple(weight_hr.shape)}"
+            f"weight_ih's rows), got {tuple(w_hr.shape)}"
         )
-    return weight_hr.shape[0]
+    return w_hr.shape[0]
 
 
 def check_gru_bias_hh(bias_hh: object) -> None:
     """A GRU's ``bias_hh`` (3H,), or None."""
     if bias_hh is not None:
-        rows = check_tensor("bias_hh", bias_hh, (None,), "(3H,)").shape[0]
-        if rows % 3:
-            raise ValueError(f"bias_hh must have shape (3H,), got {tuple(bias_hh.shape)}")
+        b_hh = check_tensor("bias_hh", bias_hh, (None,), "(3H,)")
+        if b_hh.shape[0] % 3:
+            raise ValueError(f"bias_hh must have shape (3H,), got {tuple(b_hh.shape)}")
 
 
 def saved_labels(saved: object, names: tuple[str, ...], step: str) -> dict:
